@@ -1,0 +1,56 @@
+package lab.fanout.main.config;
+
+import java.net.URI;
+import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+
+import lab.fanout.common.Knobs;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The knobs of main-service's outbound side. Each has an environment-variable form (e.g. {@code FANOUT_POOL_MAX_TOTAL});
+ * all are logged at start-up and shown at {@code /backoffice/actuator/info}.
+ *
+ * @param downstreams     base URLs of the three downstream services
+ * @param pool            the Apache HttpClient 5 connection pool shared by every downstream call
+ * @param connectTimeout  TCP connect timeout of one downstream call (default 1s)
+ * @param responseTimeout socket read timeout of one downstream call: the longest wait for response bytes (default 5s)
+ * @param deadline        budget of one whole fan-out request; no downstream call waits past it, and when it runs
+ *                        out the request ends with 504 (default 10s: above 3 x the seed's 2 s latency, so that
+ *                        {@code sequential} can finish)
+ */
+@Validated
+@ConfigurationProperties("fanout")
+public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
+                               @Valid @DefaultValue Pool pool,
+                               @NotNull @DefaultValue("1s") Duration connectTimeout,
+                               @NotNull @DefaultValue("5s") Duration responseTimeout,
+                               @NotNull @DefaultValue("10s") Duration deadline) implements Knobs {
+
+    /**
+     * @param orders   base URL of orders-service (default http://localhost:8082)
+     * @param products base URL of products-service (default http://localhost:8083)
+     * @param accounts base URL of accounts-service (default http://localhost:8081)
+     */
+    public record Downstreams(@NotNull @DefaultValue("http://localhost:8082") URI orders,
+                              @NotNull @DefaultValue("http://localhost:8083") URI products,
+                              @NotNull @DefaultValue("http://localhost:8081") URI accounts) {
+    }
+
+    /**
+     * @param maxTotal       connections open at once across all downstreams (default 500, the seed's pool size;
+     *                       HttpClient's own default of 25 would make every benchmark a benchmark of the pool)
+     * @param maxPerRoute    connections open at once to one downstream (default 500)
+     * @param acquireTimeout longest wait to lease a pooled connection; past it the request ends with 503 (default 5s)
+     */
+    public record Pool(@Positive @DefaultValue("500") int maxTotal,
+                       @Positive @DefaultValue("500") int maxPerRoute,
+                       @NotNull @DefaultValue("5s") Duration acquireTimeout) {
+    }
+}

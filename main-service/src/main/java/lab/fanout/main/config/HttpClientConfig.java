@@ -1,0 +1,79 @@
+package lab.fanout.main.config;
+
+import java.time.Duration;
+
+import lab.fanout.main.client.Deadline;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.util.Timeout;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The one Apache HttpClient 5 connection pool that every downstream call leases from, sized explicitly: no Boot
+ * property sets it, and HttpClient's defaults (25 total, 5 per route) would turn every benchmark into a benchmark
+ * of the pool.
+ */
+@Configuration(proxyBeanMethods = false)
+class HttpClientConfig {
+
+    @Bean(destroyMethod = "close")
+    PoolingHttpClientConnectionManager downstreamConnectionPool(FanoutProperties properties) {
+        return PoolingHttpClientConnectionManagerBuilder.create()
+                .setMaxConnTotal(properties.pool().maxTotal())
+                .setMaxConnPerRoute(properties.pool().maxPerRoute())
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(timeout(properties.connectTimeout()))
+                        .setSocketTimeout(timeout(properties.responseTimeout()))
+                        .build())
+                .build();
+    }
+
+    @Bean(destroyMethod = "close")
+    CloseableHttpClient downstreamHttpClient(PoolingHttpClientConnectionManager pool, FanoutProperties properties) {
+        return HttpClients.custom()
+                .setConnectionManager(pool)
+                .setDefaultRequestConfig(requestConfig(properties, properties.deadline()))
+                // a retry would hide the fault under study and double the downstream's load
+                .disableAutomaticRetries()
+                .build();
+    }
+
+    /** Built on Boot's builder so that http.client.requests observations stay on. */
+    @Bean
+    RestClient downstreamRestClient(RestClient.Builder builder, CloseableHttpClient client,
+                                    FanoutProperties properties) {
+        HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(client);
+        // each call waits for a connection, and for its response, no longer than its request's deadline allows
+        factory.setHttpContextFactory((method, uri) -> {
+            HttpClientContext context = HttpClientContext.create();
+            context.setRequestConfig(requestConfig(properties, Deadline.remainingOnThisThread(properties.deadline())));
+            return context;
+        });
+        return builder.requestFactory(factory).build();
+    }
+
+    private static RequestConfig requestConfig(FanoutProperties properties, Duration remaining) {
+        return RequestConfig.custom()
+                .setConnectionRequestTimeout(timeout(min(properties.pool().acquireTimeout(), remaining)))
+                .setResponseTimeout(timeout(min(properties.responseTimeout(), remaining)))
+                .build();
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** HttpClient reads a zero timeout as "wait forever": a spent budget must still time out, after 1 ms. */
+    private static Timeout timeout(Duration duration) {
+        return Timeout.ofMilliseconds(Math.max(1, duration.toMillis()));
+    }
+}

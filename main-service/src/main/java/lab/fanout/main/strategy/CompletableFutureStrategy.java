@@ -1,0 +1,74 @@
+package lab.fanout.main.strategy;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+import lab.fanout.main.client.FanoutException;
+
+/**
+ * {@code CompletableFuture.supplyAsync} per call on an {@link Executor}, then {@code allOf(...).get(remaining)}:
+ * the code the seed demo used. Three strategies share it and differ only in the executor (see
+ * {@link StrategyConfig}), which is the point of comparing them.
+ * <p>
+ * Siblings: {@code allOf} completes only when every call has, so one failed call waits for the slowest sibling
+ * before the request fails. When the deadline runs out, {@code cancel(true)} marks the futures cancelled but does
+ * <em>not</em> interrupt the running calls (CompletableFuture ignores {@code mayInterruptIfRunning}): they go on,
+ * holding a thread and a pooled connection, until they end or the deadline that bounds their timeouts.
+ */
+class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
+
+    private final StrategyName name;
+    private final Executor executor;
+
+    CompletableFutureStrategy(StrategyName name, Executor executor) {
+        this.name = name;
+        this.executor = executor;
+    }
+
+    @Override
+    public StrategyName name() {
+        return name;
+    }
+
+    /** @return the executor the calls run on, for metrics */
+    Executor executor() {
+        return executor;
+    }
+
+    @Override
+    public Fetched fetch(FanoutCalls calls) {
+        var orders = CompletableFuture.supplyAsync(calls::orders, executor);
+        var products = CompletableFuture.supplyAsync(calls::products, executor);
+        var accounts = CompletableFuture.supplyAsync(calls::accounts, executor);
+        try {
+            CompletableFuture.allOf(orders, products, accounts)
+                    .get(calls.deadline().remaining().toNanos(), TimeUnit.NANOSECONDS);
+            return new Fetched(orders.resultNow(), products.resultNow(), accounts.resultNow());
+        } catch (ExecutionException e) {
+            throw FanoutException.from(e.getCause());
+        } catch (TimeoutException e) {
+            Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
+            throw calls.deadlineExceeded(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
+            throw calls.deadlineExceeded(e);
+        }
+    }
+
+    /** Closes a thread-per-task executor when the application stops; waits for calls still running. */
+    @Override
+    public void close() {
+        if (executor instanceof AutoCloseable closeable && executor != java.util.concurrent.ForkJoinPool.commonPool()) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close the executor of " + name, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package lab.fanout.common;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import tools.jackson.databind.ObjectMapper;
+
+import org.springframework.boot.actuate.info.Info;
+import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+
+/**
+ * {@code knobs} at {@code /actuator/info}: the service's own {@link Knobs} records plus the runtime settings that
+ * decide a benchmark (cores, request threads, Tomcat limits, common-pool parallelism). Logged once when ready.
+ */
+public class KnobsInfoContributor implements InfoContributor {
+
+    private static final Log log = LogFactory.getLog(KnobsInfoContributor.class);
+
+    private final Environment environment;
+    private final List<Knobs> knobs;
+    private final ObjectMapper json;
+
+    KnobsInfoContributor(Environment environment, List<Knobs> knobs, ObjectMapper json) {
+        this.environment = environment;
+        this.knobs = knobs;
+        this.json = json;
+    }
+
+    @Override
+    public void contribute(Info.Builder builder) {
+        builder.withDetail("knobs", knobs());
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void logKnobs() {
+        log.info("knobs: " + json.writeValueAsString(knobs()));
+    }
+
+    Map<String, Object> knobs() {
+        Map<String, Object> all = new LinkedHashMap<>();
+        Map<String, Object> runtime = new LinkedHashMap<>();
+        String[] profiles = environment.getActiveProfiles();
+        runtime.put("profiles", Arrays.asList(profiles.length > 0 ? profiles : environment.getDefaultProfiles()));
+        runtime.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+        runtime.put("virtualRequestThreads", environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
+        // Tomcat's own defaults when unset; with virtual request threads threads.max has no effect (spring-boot#41937)
+        runtime.put("tomcatThreadsMax", environment.getProperty("server.tomcat.threads.max", Integer.class, 200));
+        runtime.put("tomcatMaxConnections", environment.getProperty("server.tomcat.max-connections", Integer.class, 8192));
+        runtime.put("tomcatAcceptCount", environment.getProperty("server.tomcat.accept-count", Integer.class, 100));
+        runtime.put("commonPoolParallelism", ForkJoinPool.getCommonPoolParallelism());
+        runtime.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+        all.put("runtime", runtime);
+        knobs.forEach(k -> all.put(k.prefix(), k));
+        return all;
+    }
+}
