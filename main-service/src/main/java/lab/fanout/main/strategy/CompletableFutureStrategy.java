@@ -19,7 +19,7 @@ import lab.fanout.main.client.FanoutException;
  * <em>not</em> interrupt the running calls (CompletableFuture ignores {@code mayInterruptIfRunning}): they go on,
  * holding a thread and a pooled connection, until they end or the deadline that bounds their timeouts.
  */
-class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
+public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
     private final StrategyName name;
     private final Executor executor;
@@ -35,7 +35,7 @@ class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
     }
 
     /** @return the executor the calls run on, for metrics */
-    Executor executor() {
+    public Executor executor() {
         return executor;
     }
 
