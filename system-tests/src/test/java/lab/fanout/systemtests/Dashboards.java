@@ -38,8 +38,10 @@ final class Dashboards {
      * @param expr   as written in the dashboard, with Grafana's variables
      * @param promql ready for Prometheus: each variable replaced by its "All" value (its current value when it has
      *               no "All"), {@code $__rate_interval} by {@link #RATE_INTERVAL}
+     * @param label  for a variable's query, the label whose values it lists (a result without it lists nothing);
+     *               null for a panel's
      */
-    record Query(String where, String expr, String promql) {
+    record Query(String where, String expr, String promql, String label) {
     }
 
     private Dashboards() {
@@ -73,7 +75,7 @@ final class Dashboards {
                     if (target.has("expr")) {
                         String expr = target.get("expr").asString();
                         queries.add(new Query(uid + " | " + panel.path("title").asString() + " | "
-                                + target.path("refId").asString(), expr, substitute(expr, values, uid)));
+                                + target.path("refId").asString(), expr, substitute(expr, values, uid), null));
                     }
                 }
             }
@@ -87,7 +89,7 @@ final class Dashboards {
                     }
                     String promql = "count by (" + m.group(2) + ") (" + m.group(1) + ")";
                     queries.add(new Query(uid + " | variable " + variable.path("name").asString() + " | query",
-                            expr, substitute(promql, values, uid)));
+                            expr, substitute(promql, values, uid), m.group(2)));
                 }
             }
         }
