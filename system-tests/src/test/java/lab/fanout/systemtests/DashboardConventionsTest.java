@@ -53,6 +53,15 @@ class DashboardConventionsTest {
                 .extracting(v -> v.path("name").asString()).contains("strategy");
     }
 
+    /** The provisioned datasource has the uid that the dashboards' datasource variable defaults to. */
+    @Test
+    void provisioningMatchesTheDashboards() throws Exception {
+        assertThat(java.nio.file.Files.readString(Repo.GRAFANA.resolve("provisioning/datasources/prometheus.yaml")))
+                .contains("uid: " + DATASOURCE_UID).contains("type: prometheus");
+        assertThat(java.nio.file.Files.readString(Repo.GRAFANA.resolve("provisioning/dashboards/fanout.yaml")))
+                .contains("type: file").contains("path: /var/lib/grafana/dashboards/fanout-lab");
+    }
+
     private static void allPanels(JsonNode panels, Set<Integer> ids, Path file) {
         for (JsonNode panel : panels) {
             assertThat(ids.add(panel.path("id").asInt())).as(file + " panel id " + panel.path("id")).isTrue();

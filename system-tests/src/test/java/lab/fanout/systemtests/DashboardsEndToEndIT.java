@@ -61,7 +61,7 @@ class DashboardsEndToEndIT {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private LocalSystem system;
     private LocalPrometheus prometheus;
-    private int backofficeRequests;
+    private List<String> strategies;
 
     @BeforeAll
     void startSystemPrometheusAndLoad() throws Exception {
@@ -72,7 +72,8 @@ class DashboardsEndToEndIT {
                 WORK.resolve("logs"), Map.of(), Map.of(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
         prometheus = LocalPrometheus.start(prometheusBinary, system.ports(), WORK.resolve("prometheus"));
         awaitPrometheus("count(up == 1)", LocalSystem.SERVICES.size(), "all four targets up");
-        backofficeRequests = drive(strategies());
+        strategies = strategies();
+        int backofficeRequests = drive(strategies);
         // the last scrape must have happened after the load: it then holds every request
         awaitPrometheus("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\"" + ORDERS + "\"})",
                 backofficeRequests, "every request of the load scraped");
@@ -107,6 +108,33 @@ class DashboardsEndToEndIT {
                 .forEach(k -> failures.add("empty-by-nature.txt names no dashboard query: " + k));
         assertThat(failures).as("queries without data (Prometheus log: %s, service logs: %s)",
                 prometheus.log(), WORK.resolve("logs")).isEmpty();
+    }
+
+    /** The tags the dashboards group by hold their few known values, never raw input or "localhost". */
+    @Test
+    void tagsHoldOnlyTheirKnownValues() throws Exception {
+        assertThat(labelValues("http_client_requests_seconds_count{application=\"main-service\"}", "client_name"))
+                .containsExactlyInAnyOrder("orders-service", "products-service", "accounts-service");
+        List<String> expected = new ArrayList<>(strategies);
+        expected.add("invalid");    // the unknown strategies sent; never their raw values
+        assertThat(labelValues("http_server_requests_seconds_count{uri=\"" + ORDERS + "\"}", "strategy"))
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Every series the services expose carries the common tag application (and Prometheus adds instance). */
+    @Test
+    void everySeriesHasApplicationAndInstance() throws Exception {
+        assertThat(prometheus.query("count by (job, __name__) ({job=~\".+\", __name__!~\"up|scrape_.*\", application=\"\"})"))
+                .as("series without application").isEmpty();
+        assertThat(labelValues("process_uptime_seconds", "application"))
+                .containsExactlyInAnyOrderElementsOf(LocalSystem.SERVICES);
+        assertThat(labelValues("process_uptime_seconds", "instance"))
+                .containsExactlyInAnyOrderElementsOf(system.ports().values().stream().map(p -> "localhost:" + p).toList());
+    }
+
+    private List<String> labelValues(String selector, String label) throws Exception {
+        return StreamSupport.stream(prometheus.query("count by (" + label + ") (" + selector + ")").spliterator(), false)
+                .map(series -> series.path("metric").path(label).asString("")).toList();
     }
 
     @Test
