@@ -3,6 +3,7 @@ package lab.fanout.main.strategy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -63,7 +64,8 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     /** Closes a thread-per-task executor when the application stops; waits for calls still running. */
     @Override
     public void close() {
-        if (executor instanceof AutoCloseable closeable && executor != java.util.concurrent.ForkJoinPool.commonPool()) {
+        // the common pool cannot be closed (close() is a no-op there), so only our own executors are
+        if (executor instanceof AutoCloseable closeable && !(executor instanceof ForkJoinPool)) {
             try {
                 closeable.close();
             } catch (Exception e) {
