@@ -57,6 +57,17 @@ public enum Strategy {
         return shape;
     }
 
+    /** @return a name short enough for chart axes, e.g. {@code threadPerTask} */
+    public String shortName() {
+        return switch (this) {
+            case SEQUENTIAL -> "sequential";
+            case COMPLETABLE_FUTURE -> "commonPool";
+            case THREAD_PER_TASK -> "threadPerTask";
+            case VIRTUAL_THREAD_PER_TASK -> "virtualThreadPerTask";
+            case SCOPE_FORK -> "scopeFork";
+        };
+    }
+
     /** The seed table's "Concurrency" column. */
     public String concurrencyLabel() {
         return concurrencyLabel;

@@ -29,7 +29,9 @@ public final class LocalSystem implements AutoCloseable {
     public static final Map<String, Integer> FIXED_PORTS = Map.of(
             "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
 
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
+            System.getenv().getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
 
     /**
      * What to start and with which knobs.
@@ -276,7 +278,8 @@ public final class LocalSystem implements AutoCloseable {
                 }
             }
             if (System.nanoTime() > deadline) {
-                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds() + " s");
+                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds()
+                        + " s (a busy machine? export LAB_READY_TIMEOUT_SECONDS=300)");
             }
             if (System.nanoTime() - lastDot > 1_000_000_000L) {
                 progress.print('.');
