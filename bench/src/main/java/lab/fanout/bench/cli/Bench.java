@@ -143,6 +143,7 @@ public final class Bench implements Callable<Integer> {
         Map<String, List<String>> charts = new LinkedHashMap<>();
         results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
                 .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+        String command = "./lab bench " + String.join(" ", args());
         List<String> intro = List.of(
                 "Command: `" + command + "`",
                 Environment.summary(ws.repo()),
@@ -153,7 +154,6 @@ public final class Bench implements Callable<Integer> {
         if (failure != null) {
             lines.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
-        String command = "./lab bench " + String.join(" ", args());
         write(dir.resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + matrix.name(), lines, results,
                 charts, interrupted));
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
