@@ -1,12 +1,7 @@
 package lab.fanout.bench.system;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +29,9 @@ public final class LocalSystem implements AutoCloseable {
     public static final Map<String, Integer> FIXED_PORTS = Map.of(
             "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
 
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-    static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
+            System.getenv().getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
 
     /**
      * What to start and with which knobs.
@@ -136,6 +132,7 @@ public final class LocalSystem implements AutoCloseable {
     private final PrintStream progress;
     private volatile LaunchSpec spec;
     private volatile boolean closed;
+    private final Thread hook = new Thread(this::close, "lab-local-system-stop");
 
     private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> ports, PrintStream progress) {
         this.spec = spec;
@@ -164,11 +161,16 @@ public final class LocalSystem implements AutoCloseable {
         SERVICES.forEach(s -> jar(spec.repoRoot(), s));
         Map<String, Integer> ports = spec.freePorts() ? Ports.free(SERVICES) : Ports.requireFree(FIXED_PORTS);
         LocalSystem system = new LocalSystem(spec, detached, ports, progress);
+        // until close(), or for detached ones until they are ready, the services never outlive this JVM (Ctrl-C)
+        Runtime.getRuntime().addShutdownHook(system.hook);
         try {
             system.launch(SERVICES, false);
         } catch (RuntimeException e) {
             system.close();
             throw e;
+        }
+        if (detached) {
+            system.removeHook();
         }
         return system;
     }
@@ -225,14 +227,18 @@ public final class LocalSystem implements AutoCloseable {
     public void close() {
         closed = true;
         stop(SERVICES);
+        removeHook();
+    }
+
+    private void removeHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook is what called close()
+        }
     }
 
     private void launch(List<String> services, boolean appendLogs) {
-        try {
-            Files.createDirectories(spec.logDir());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create log folder " + spec.logDir(), e);
-        }
         for (String service : services) {
             if (closed) {
                 throw new IllegalStateException("stopped while starting");
@@ -246,31 +252,15 @@ public final class LocalSystem implements AutoCloseable {
 
     private Process spawn(String service, boolean appendLogs) {
         List<String> command = new ArrayList<>();
-        if (detached) {
-            command.add("setsid");   // own session: no SIGINT/SIGHUP from the terminal the CLI ran in
-        }
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("--enable-preview");
         command.addAll(spec.extraJvmArgs());
         command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
         command.addAll(spec.springArgs(service, ports));
-        Path log = logFile(service);
-        try {
-            return new ProcessBuilder(command)
-                    .directory(spec.repoRoot().toFile())
-                    .redirectErrorStream(true)
-                    // a file, never a pipe: nobody would drain a pipe after the CLI exits
-                    .redirectOutput(appendLogs ? ProcessBuilder.Redirect.appendTo(log.toFile())
-                            : ProcessBuilder.Redirect.to(log.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + service + ": " + String.join(" ", command), e);
-        }
+        return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
     }
 
     private void awaitReady(List<String> services) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         List<String> waiting = new ArrayList<>(services);
         long lastDot = 0;
@@ -283,32 +273,20 @@ public final class LocalSystem implements AutoCloseable {
                 if (!process.isAlive()) {
                     throw failure(service, "exited with code " + process.exitValue() + " while starting");
                 }
-                if (ready(http, service)) {
+                if (Http.ready(baseUrl(service))) {
                     waiting.remove(service);
                 }
             }
             if (System.nanoTime() > deadline) {
-                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds() + " s");
+                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds()
+                        + " s (a busy machine? export LAB_READY_TIMEOUT_SECONDS=300)");
             }
             if (System.nanoTime() - lastDot > 1_000_000_000L) {
                 progress.print('.');
                 progress.flush();
                 lastDot = System.nanoTime();
             }
-            sleep(Duration.ofMillis(250));
-        }
-    }
-
-    private boolean ready(HttpClient http, String service) {
-        HttpRequest request = HttpRequest.newBuilder(baseUrl(service).resolve("/actuator/health/readiness"))
-                .timeout(Duration.ofSeconds(2)).build();
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;   // not listening yet
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + service, e);
+            Processes.sleep(Duration.ofMillis(250));
         }
     }
 
@@ -329,23 +307,9 @@ public final class LocalSystem implements AutoCloseable {
         }
         // main-service first, alone: its graceful shutdown may still call the downstreams
         if (!handles.isEmpty() && services.contains(MAIN)) {
-            terminate(List.of(handles.removeFirst()));
+            Processes.terminate(List.of(handles.removeFirst()));
         }
-        terminate(handles);
-    }
-
-    /** SIGTERM to all at once, wait up to 30 s for all, SIGKILL the rest. */
-    public static void terminate(List<ProcessHandle> handles) {
-        handles.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-        for (ProcessHandle h : handles) {
-            while (h.isAlive() && System.nanoTime() < deadline) {
-                sleep(Duration.ofMillis(100));
-            }
-            if (h.isAlive()) {
-                h.destroyForcibly();
-            }
-        }
+        Processes.terminate(handles);
     }
 
     /**
@@ -360,12 +324,4 @@ public final class LocalSystem implements AutoCloseable {
         return jar;
     }
 
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 }

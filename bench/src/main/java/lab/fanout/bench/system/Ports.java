@@ -47,7 +47,7 @@ public final class Ports {
         ports.forEach((service, port) -> {
             if (!isFree(port)) {
                 throw new IllegalStateException("port " + port + " (" + service + ") is busy" + holder(port)
-                        + ". Stop that process (if it is ours: ./lab down) or let the harness pick free ports.");
+                        + ". Stop that process (if it is from ./lab up: ./lab down).");
             }
         });
         return ports;
@@ -66,7 +66,7 @@ public final class Ports {
     /** @return " by pid N (command line)" when {@code ss -ltnp} names the listener, else "" */
     static String holder(int port) {
         return listenerPid(port)
-                .map(pid -> " by pid " + pid + ProcessHandle.of(pid)
+                .map(pid -> ", held by pid " + pid + ProcessHandle.of(pid)
                         .flatMap(h -> h.info().commandLine()).map(c -> " (" + abbreviate(c) + ")").orElse(""))
                 .orElse("");
     }

@@ -64,7 +64,7 @@ class LaunchSpecTest {
             assertThatThrownBy(() -> Ports.requireFree(Map.of("main-service", port)))
                     .hasMessageContaining("port " + port + " (main-service) is busy");
             if (onPath("ss")) {
-                assertThat(Ports.holder(port)).contains("by pid " + ProcessHandle.current().pid());
+                assertThat(Ports.holder(port)).contains("held by pid " + ProcessHandle.current().pid());
             }
         }
     }
