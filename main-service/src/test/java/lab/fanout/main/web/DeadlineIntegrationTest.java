@@ -1,0 +1,72 @@
+package lab.fanout.main.web;
+
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.TestPropertySource;
+
+import static lab.fanout.main.client.Downstream.ACCOUNTS;
+import static lab.fanout.main.client.Downstream.ORDERS;
+import static lab.fanout.main.client.Downstream.PRODUCTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The request's deadline (850 ms here) bounds the whole fan-out, whatever the per-call response timeout (5 s):
+ * 504 {@code deadline-exceeded}, told apart from a single call's {@code downstream-timeout}.
+ */
+@TestPropertySource(properties = {"fanout.deadline=850ms", "fanout.response-timeout=5s"})
+class DeadlineIntegrationTest extends FanoutIntegrationTest {
+
+    private static final int DEADLINE_MS = 850;
+    private static final int SLOW_MS = 2000;
+
+    @AfterEach
+    void leavesNoConnectionOrThreadBehind() {
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * The CompletableFuture strategies give up waiting at the deadline but do not interrupt the slow call; it ends
+     * by itself, its response timeout having been capped at the deadline, and the check after the test sees it
+     * gone. On the common pool with parallelism below 3 the calls queued behind the slow one had not started when
+     * the deadline ran out, so the problem may name any of the unanswered services.
+     */
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void answers504DeadlineExceededWhenADownstreamOutlastsTheDeadline(StrategyName strategy) {
+        serve(ORDERS, SLOW_MS);
+        serve(PRODUCTS, 0);
+        serve(ACCOUNTS, 0);
+
+        Answer answer = backoffice(strategy);
+
+        Downstream[] blamed = strategy == StrategyName.COMPLETABLE_FUTURE && rounds(strategy) > 1
+                ? Downstream.values() : new Downstream[] {ORDERS};
+        assertProblem(answer, HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", strategy, blamed);
+        assertThat(answer).bodyJson().extractingPath("$.detail").asString().contains("deadline of 850 ms");
+        assertThat(answer.millis()).as("ended at the deadline, not after the downstream's 2 s")
+                .isGreaterThanOrEqualTo(DEADLINE_MS).isLessThan(SLOW_MS);
+    }
+
+    /**
+     * Three calls of 300 ms each fit the 850 ms deadline only when they overlap: sequential (and the common pool
+     * with parallelism 1, as on a 2-core machine) runs out of it on the third call.
+     */
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void theDeadlineCoversTheSumOfCallsThatRunOneAfterAnother(StrategyName strategy) {
+        serveAll(300);
+
+        Answer answer = backoffice(strategy);
+
+        if (rounds(strategy) == 3) {
+            assertProblem(answer, HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", strategy, ACCOUNTS);
+        } else {
+            assertThat(answer).hasStatusOk();
+        }
+    }
+}
