@@ -63,10 +63,10 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
     void seedPathByRestTemplateIsTheSameEndpoint(StrategyName strategy) {
         serveAll(0);
 
-        var result = client.get().uri(ENDPOINT + "/byRestTemplate?concurrency=" + strategy).exchange().returnResult();
+        Answer answer = request(ENDPOINT + "/byRestTemplate?concurrency=" + strategy);
 
-        assertThat(result.getStatus().value()).isEqualTo(200);
-        assertThat(new String(result.getResponseBodyContent())).isEqualTo(backoffice(strategy).body());
+        assertThat(answer).hasStatusOk().hasHeader(BackofficeController.STRATEGY_HEADER, strategy.toString());
+        assertThat(answer.body()).isEqualTo(backoffice(strategy).body());
     }
 
     /** Checks the join against the three catalogues directly, not against main-service's own join code. */

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.context.TestPropertySource;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
 import static lab.fanout.main.client.Downstream.PRODUCTS;
@@ -50,6 +51,22 @@ class DeadlineIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail").asString().contains("deadline of 850 ms");
         assertThat(answer.millis()).as("ended at the deadline, not after the downstream's 2 s")
                 .isGreaterThanOrEqualTo(DEADLINE_MS).isLessThan(SLOW_MS);
+    }
+
+    /**
+     * As above with the stall inside the body: the headers come in time (four chunks, one every 400 ms). It used
+     * to read as 502 "sent a body that is not its catalogue" (see ResponseTimeoutIntegrationTest).
+     */
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void answers504DeadlineExceededWhenTheBodyStallsPastTheDeadline(StrategyName strategy) {
+        answer(ORDERS, okJson(catalogue(ORDERS)).withChunkedDribbleDelay(4, 1600));
+        serve(PRODUCTS, 0);
+        serve(ACCOUNTS, 0);
+
+        Downstream[] blamed = strategy == StrategyName.COMPLETABLE_FUTURE && rounds(strategy) > 1
+                ? Downstream.values() : new Downstream[] {ORDERS};
+        assertProblem(backoffice(strategy), HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", strategy, blamed);
     }
 
     /**

@@ -202,8 +202,13 @@ abstract class FanoutIntegrationTest {
 
     /** @return what a caller of {@code GET /backoffice/api/v1/backoffice/orders?{query}} sees, and how long it took */
     Answer backoffice(String query) {
+        return request(ENDPOINT + "?" + query);
+    }
+
+    /** @return what a caller of {@code GET {pathAndQuery}} on main-service sees, and how long it took */
+    Answer request(String pathAndQuery) {
         long start = System.nanoTime();
-        var result = client.get().uri(ENDPOINT + "?" + query).exchange().returnResult();
+        var result = client.get().uri(pathAndQuery).exchange().returnResult();
         return new Answer(RestTestClientResponse.from(result), Duration.ofNanos(System.nanoTime() - start));
     }
 
