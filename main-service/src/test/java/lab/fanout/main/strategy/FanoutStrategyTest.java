@@ -172,7 +172,7 @@ class FanoutStrategyTest {
     @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
     void completableFutureStrategiesLeaveACallRunningWhenTheDeadlineRunsOut(StrategyName strategy) {
         answerAll(NOW);
-        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, ms(500));
+        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, ms(1000));
 
         FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, ms(100)));
 
