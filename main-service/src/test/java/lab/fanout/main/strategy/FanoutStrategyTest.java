@@ -53,6 +53,13 @@ class FanoutStrategyTest {
     private static final Duration NOW = Duration.ZERO;
     private static final Duration AMPLE = Duration.ofSeconds(10);
     private static final Duration LONG = Duration.ofSeconds(5);
+    /**
+     * The deadline of the deadline tests. Not shorter: on a busy machine the test thread can lose the CPU for a
+     * hundred ms between opening a scope and forking, and a scope whose timeout has fired never starts its calls.
+     */
+    private static final Duration BUDGET = Duration.ofMillis(300);
+    /** A call that ignores the deadline takes this long: far enough beyond {@link #BUDGET} to tell them apart. */
+    private static final Duration BEYOND_BUDGET = Duration.ofMillis(1000);
 
     private final ScriptedDownstreamClient downstreams = new ScriptedDownstreamClient();
 
@@ -93,7 +100,7 @@ class FanoutStrategyTest {
         answerAll(NOW);
         downstreams.answer(ACCOUNTS, SOME_ACCOUNTS, LONG);
 
-        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, ms(200)));
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
         assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
@@ -108,9 +115,9 @@ class FanoutStrategyTest {
     @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
     void parallelStrategiesEndAtTheDeadlineEvenWhenACallIgnoresIt(StrategyName strategy) {
         answerAll(NOW);
-        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, ms(800));
+        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
 
-        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, ms(100)));
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
 
         assertThat(downstreams.completed()).as("accounts had not answered when the strategy gave up")
                 .doesNotContain(ACCOUNTS);
@@ -146,11 +153,14 @@ class FanoutStrategyTest {
         }
 
         FanoutException failure = catchThrowableOfType(FanoutException.class,
-                () -> fetch(StrategyName.SCOPE_FORK, ms(100)));
+                () -> fetch(StrategyName.SCOPE_FORK, BUDGET));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
         assertThat(downstreams.running()).as("calls still running when fetch returned").isZero();
-        assertThat(downstreams.interrupted()).containsExactlyInAnyOrder(Downstream.values());
+        assertThat(downstreams.started()).isNotEmpty();
+        assertThat(downstreams.interrupted()).as("interrupted: every call that had started")
+                .isEqualTo(downstreams.started());
+        assertThat(downstreams.completed()).isEmpty();
     }
 
     /** {@code allOf} completes only when every call has: the siblings of a failed call run to their end. */
@@ -172,9 +182,9 @@ class FanoutStrategyTest {
     @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
     void completableFutureStrategiesLeaveACallRunningWhenTheDeadlineRunsOut(StrategyName strategy) {
         answerAll(NOW);
-        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, ms(1000));
+        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
 
-        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, ms(100)));
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
         assertThat(downstreams.running()).as("calls still running when fetch returned").isEqualTo(1);
