@@ -1,5 +1,6 @@
 package lab.fanout.main.client;
 
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -13,6 +14,7 @@ import lab.fanout.main.config.FanoutProperties;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.stereotype.Component;
@@ -65,16 +67,31 @@ public class DownstreamClient {
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " answered " + e.getStatusCode().value(), e);
         } catch (ResourceAccessException e) {
-            throw translate(downstream, deadline, e);
+            throw translate(downstream, deadline, e, e.getCause());
         } catch (RestClientException e) {
+            // the body is read while JSON is parsed: an I/O failure mid-body (a timeout, a reset) arrives wrapped in
+            // the converter's exception instead of a ResourceAccessException
+            IOException io = ioCause(e);
+            if (io != null) {
+                throw translate(downstream, deadline, e, io);
+            }
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " sent a body that is not its catalogue", e);
         }
     }
 
+    private static @Nullable IOException ioCause(Throwable failure) {
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException io) {
+                return io;
+            }
+        }
+        return null;
+    }
+
     /** I/O failures: which timeout fired decides the status; a timeout cut short by the deadline is the deadline's. */
-    private static FanoutException translate(Downstream downstream, Deadline deadline, ResourceAccessException e) {
-        Throwable cause = e.getCause();
+    private static FanoutException translate(Downstream downstream, Deadline deadline, RestClientException e,
+                                             @Nullable Throwable cause) {
         String name = downstream.serviceName();
         if (cause instanceof ConnectionRequestTimeoutException) {
             return deadline.expired() ? deadlineExceeded(downstream, deadline, e)

@@ -72,8 +72,12 @@ class HttpClientConfig {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
-    /** HttpClient reads a zero timeout as "wait forever": a spent budget must still time out, after 1 ms. */
+    /**
+     * Whole milliseconds, rounded up: a timeout capped at the deadline must not fire before it, or the failure would
+     * read as the downstream's timeout instead of the deadline's. HttpClient reads a zero timeout as "wait
+     * forever": a spent budget must still time out, after 1 ms.
+     */
     private static Timeout timeout(Duration duration) {
-        return Timeout.ofMilliseconds(Math.max(1, duration.toMillis()));
+        return Timeout.ofMilliseconds(Math.max(1, Math.ceilDiv(duration.toNanos(), 1_000_000L)));
     }
 }

@@ -2,6 +2,7 @@ package lab.fanout.main.strategy;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,14 +56,20 @@ public final class FanoutCalls {
 
     /**
      * @param cause what the strategy caught when its wait ran out, or null
-     * @return a 504 that names the calls still unanswered when the deadline ran out
+     * @return a 504 that names the calls still unanswered when the deadline ran out; if every call has ended, the
+     * slowest, the one that used up the budget. Every call has ended when scopeFork's {@code join()} throws (it
+     * returns only after the calls it interrupted have ended), and, in a race, when a CompletableFuture strategy's
+     * wait runs out just after the slow call's own timeout, capped at the deadline, has fired
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
-        List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !finished.containsKey(d)).toList();
-        String names = waiting.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
-        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, waiting.isEmpty() ? null : waiting.getFirst(),
-                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out"
-                        + (waiting.isEmpty() ? "" : " while waiting for " + names), cause);
+        List<Downstream> blamed = Arrays.stream(Downstream.values()).filter(d -> !finished.containsKey(d)).toList();
+        if (blamed.isEmpty()) {
+            blamed = List.of(Collections.max(finished.entrySet(), Map.Entry.comparingByValue()).getKey());
+        }
+        String names = blamed.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
+        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, blamed.getFirst(),
+                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out while waiting for " + names,
+                cause);
     }
 
     /**

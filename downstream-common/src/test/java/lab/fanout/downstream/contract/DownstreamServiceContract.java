@@ -1,0 +1,189 @@
+package lab.fanout.downstream.contract;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every downstream service (orders, products, accounts) promises main-service and the seed demo's {@code ab}
+ * lines, checked over real HTTP on a random port: its {@code catalogue.json} at the seed's path and each item at
+ * {@code {path}/{id}}, 404 and 400 as problem+json, and the simulated latency (default 200 ms, {@code latencyMs}
+ * override, {@code jitterMs} bounded). A service's test extends this and names its path, written out, so that a
+ * wrong {@code downstream.path} fails.
+ * <p>
+ * Shipped in downstream-common's test-jar. Latency bounds are lower bounds plus, where a bound from above is the
+ * point (jitter), a generous allowance for a busy 2-core machine.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)   // so that the warm-up knows the path
+public abstract class DownstreamServiceContract {
+
+    /** What one request may take on top of its simulated latency (loopback HTTP on a busy 2-core machine). */
+    private static final long OVERHEAD_MS = 400;
+    private static final String PROBLEM_JSON = "application/problem+json";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private final String path;
+
+    @LocalServerPort
+    private int port;
+
+    /** @param path the seed demo's path of the service, e.g. {@code /order/api/v1/orders} */
+    protected DownstreamServiceContract(String path) {
+        this.path = path;
+    }
+
+    /**
+     * A good, a 404 and a 400 request before any test: the first of each in a JVM loads and links hundreds of
+     * classes (over a second on a busy 2-core machine), which no test that looks at elapsed time should pay.
+     */
+    @BeforeAll
+    void warmUp() {
+        for (String query : new String[] {"?latencyMs=0", "/no-such-id?latencyMs=0", "?latencyMs=-1"}) {
+            get(path + query);
+        }
+    }
+
+    @Test
+    void servesItsCatalogueJsonAtTheSeedPath() {
+        Response response = get(path + "?latencyMs=0");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.contentType()).startsWith("application/json");
+        assertThat(response.json()).isEqualTo(catalogue());
+    }
+
+    @Test
+    void servesEveryItemById() {
+        for (JsonNode item : catalogue()) {
+            Response response = get(path + "/" + item.get("id").asString() + "?latencyMs=0");
+
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.json()).isEqualTo(item);
+        }
+    }
+
+    @Test
+    void answersAnUnknownIdWith404Problem() {
+        Response response = get(path + "/no-such-id?latencyMs=0");
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.contentType()).startsWith(PROBLEM_JSON);
+        assertThat(response.json().get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/unknown-id");
+        assertThat(response.json().get("detail").asString())
+                .isEqualTo("No item has id 'no-such-id'; GET " + path + " lists them all.");
+    }
+
+    @Test
+    void answersAnUnknownPathWith404Problem() {
+        Response response = get("/no/such/path");
+
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.contentType()).startsWith(PROBLEM_JSON);
+    }
+
+    @Test
+    void takesTheDefault200MsLatencyWhenNoneIsAsked() {
+        assertThat(get(path).millis()).isGreaterThanOrEqualTo(200);
+        assertThat(get(path + "/" + catalogue().get(0).get("id").asString()).millis()).isGreaterThanOrEqualTo(200);
+    }
+
+    @Test
+    void takesTheLatencyTheCallerAsksFor() {
+        assertThat(get(path + "?latencyMs=450").millis()).isGreaterThanOrEqualTo(450);
+    }
+
+    @Test
+    void addsJitterWithinTheAskedBound() {
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Response response = get(path + "?latencyMs=50&jitterMs=100");
+            assertThat(response.status()).isEqualTo(200);
+            millis.add(response.millis());
+        }
+
+        assertThat(millis).allSatisfy(ms -> assertThat(ms).isBetween(50L, 50 + 100 + OVERHEAD_MS));
+    }
+
+    /** Rejected with the limits in the detail: a bad knob never becomes a silent default (that would answer 200). */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            latencyMs=-1     | latencyMs: must be greater than or equal to 0 (got '-1')
+            latencyMs=60001  | latencyMs: must be less than or equal to 60000 (got '60001')
+            latencyMs=abc    | latencyMs: 'abc' is not a whole number
+            jitterMs=-5      | jitterMs: must be greater than or equal to 0 (got '-5')
+            jitterMs=60001   | jitterMs: must be less than or equal to 60000 (got '60001')
+            """)
+    void answersABadLatencyWith400ProblemNamingTheLimits(String query, String detail) {
+        Response response = get(path + "?" + query);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.contentType()).startsWith(PROBLEM_JSON);
+        assertThat(response.json().get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/bad-parameter");
+        assertThat(response.json().get("detail").asString()).isEqualTo(detail);
+    }
+
+    /** @return this service's {@code classpath:catalogue.json}, as the service reads it */
+    private static JsonNode catalogue() {
+        try (InputStream in = new ClassPathResource("catalogue.json").getInputStream()) {
+            return JSON.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Response get(String pathAndQuery) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery)).build();
+        long start = System.nanoTime();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(response, Duration.ofNanos(System.nanoTime() - start));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private record Response(HttpResponse<String> response, Duration elapsed) {
+
+        int status() {
+            return response.statusCode();
+        }
+
+        String contentType() {
+            return response.headers().firstValue("Content-Type").orElse("");
+        }
+
+        JsonNode json() {
+            return JSON.readTree(response.body());
+        }
+
+        long millis() {
+            return elapsed.toMillis();
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package lab.fanout.main.client;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import lab.fanout.common.Simulation;
+import lab.fanout.main.config.FanoutProperties;
+
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A {@link DownstreamClient} that answers from a script instead of over HTTP, keeping the real client's contract: a
+ * call waits at most the deadline's remaining time and then fails with DEADLINE_EXCEEDED, and an interrupt ends it
+ * with a DOWNSTREAM_ERROR, as an interrupted socket read does. {@link #ignoringDeadline} scripts the exception: a
+ * call that blocks past the deadline, like a downstream trickling its body byte by byte.
+ * <p>
+ * Records what happened to each call, so that tests can tell a sibling that was interrupted from one that was left
+ * to finish, without measuring time.
+ */
+public final class ScriptedDownstreamClient extends DownstreamClient {
+
+    private static final URI UNUSED = URI.create("http://localhost:1");
+    private static final FanoutProperties PROPERTIES = new FanoutProperties(
+            new FanoutProperties.Downstreams(UNUSED, UNUSED, UNUSED),
+            new FanoutProperties.Pool(1, 1, Duration.ofSeconds(1)),
+            Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+
+    private sealed interface Reply {
+        Duration after();
+    }
+
+    private record Answer(List<?> body, Duration after, boolean honoursDeadline) implements Reply {
+    }
+
+    private record Failure(FanoutException failure, Duration after) implements Reply {
+    }
+
+    private final Map<Downstream, Reply> script = new EnumMap<>(Downstream.class);
+    private final Set<Downstream> started = ConcurrentHashMap.newKeySet();
+    private final Set<Downstream> completed = ConcurrentHashMap.newKeySet();
+    private final Set<Downstream> interrupted = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger running = new AtomicInteger();
+
+    public ScriptedDownstreamClient() {
+        super(RestClient.create(), PROPERTIES);
+    }
+
+    /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */
+    public ScriptedDownstreamClient answer(Downstream downstream, List<?> body, Duration after) {
+        script.put(downstream, new Answer(body, after, true));
+        return this;
+    }
+
+    /** The call answers {@code body} after {@code after}, deadline or not. */
+    public ScriptedDownstreamClient ignoringDeadline(Downstream downstream, List<?> body, Duration after) {
+        script.put(downstream, new Answer(body, after, false));
+        return this;
+    }
+
+    /** The call throws {@code failure} after {@code after} (within the deadline). */
+    public ScriptedDownstreamClient fail(Downstream downstream, FanoutException failure, Duration after) {
+        script.put(downstream, new Failure(failure, after));
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> List<T> fetch(Downstream downstream, ParameterizedTypeReference<List<T>> type, Simulation simulation,
+                             Deadline deadline) {
+        started.add(downstream);
+        running.incrementAndGet();
+        try {
+            Reply reply = script.get(downstream);
+            if (deadline.expired()) {
+                throw deadlineExceeded(downstream, deadline, null);
+            }
+            boolean honoursDeadline = !(reply instanceof Answer answer) || answer.honoursDeadline();
+            Duration wait = honoursDeadline && deadline.remaining().compareTo(reply.after()) < 0
+                    ? deadline.remaining() : reply.after();
+            Thread.sleep(wait);
+            if (wait.compareTo(reply.after()) < 0) {
+                throw deadlineExceeded(downstream, deadline, null);
+            }
+            completed.add(downstream);
+            return switch (reply) {
+                case Answer answer -> (List<T>) answer.body();
+                case Failure failure -> throw failure.failure();
+            };
+        } catch (InterruptedException e) {
+            interrupted.add(downstream);
+            Thread.currentThread().interrupt();
+            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    "The call to " + downstream.serviceName() + " was cancelled", e);
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    /** @return the calls that were made, in no particular order */
+    public Set<Downstream> started() {
+        return Set.copyOf(started);
+    }
+
+    /** @return the calls that ran to their scripted end: answered or failed as scripted, not interrupted */
+    public Set<Downstream> completed() {
+        return Set.copyOf(completed);
+    }
+
+    public Set<Downstream> interrupted() {
+        return Set.copyOf(interrupted);
+    }
+
+    /** @return how many calls are running now */
+    public int running() {
+        return running.get();
+    }
+}

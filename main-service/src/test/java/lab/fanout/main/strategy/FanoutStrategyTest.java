@@ -1,0 +1,250 @@
+package lab.fanout.main.strategy;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+
+import lab.fanout.common.Simulation;
+import lab.fanout.main.client.Catalogue.Account;
+import lab.fanout.main.client.Catalogue.Item;
+import lab.fanout.main.client.Catalogue.Order;
+import lab.fanout.main.client.Catalogue.Price;
+import lab.fanout.main.client.Catalogue.Product;
+import lab.fanout.main.client.Deadline;
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.client.FanoutException;
+import lab.fanout.main.client.ScriptedDownstreamClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static lab.fanout.main.client.Downstream.ACCOUNTS;
+import static lab.fanout.main.client.Downstream.ORDERS;
+import static lab.fanout.main.client.Downstream.PRODUCTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Each {@link FanoutStrategy} on its own, built as the application builds it, its three calls answered by a
+ * {@link ScriptedDownstreamClient}: no HTTP, no Spring. The same {@link Fetched}, failures passed on unchanged, the
+ * deadline, and what each strategy does with the sibling calls (README, "Strategies"). Sibling behaviour is read from
+ * what happened to each call (interrupted, left to finish, never made), not from a clock.
+ */
+class FanoutStrategyTest {
+
+    private static final StrategyConfig CONFIG = new StrategyConfig();
+    private static final List<FanoutStrategy> ALL = List.of(new SequentialStrategy(),
+            CONFIG.completableFutureStrategy(), CONFIG.threadPerTaskStrategy(), CONFIG.virtualThreadPerTaskStrategy(),
+            new StructuredScopeStrategy());
+    /** Also checks that every StrategyName has exactly one strategy. */
+    private static final StrategyRegistry STRATEGIES = new StrategyRegistry(ALL);
+
+    private static final List<Order> SOME_ORDERS = List.of(
+            new Order("ord-1", "acc-1", "PLACED", "2026-10-01T09:00:00Z", List.of(new Item("prd-1", 2))));
+    private static final List<Product> SOME_PRODUCTS = List.of(
+            new Product("prd-1", "SKU-1", "Chair", new Price(new BigDecimal("189.00"), "EUR"), true));
+    private static final List<Account> SOME_ACCOUNTS = List.of(
+            new Account("acc-1", "Aster Logistics GmbH", "billing@aster.example", "DE", "gold"));
+
+    private static final Duration NOW = Duration.ZERO;
+    private static final Duration AMPLE = Duration.ofSeconds(10);
+    private static final Duration LONG = Duration.ofSeconds(5);
+    /**
+     * The deadline of the deadline tests. Not shorter: on a busy machine the test thread can lose the CPU for a
+     * hundred ms between opening a scope and forking, and a scope whose timeout has fired never starts its calls.
+     */
+    private static final Duration BUDGET = Duration.ofMillis(300);
+    /** A call that ignores the deadline takes this long: far enough beyond {@link #BUDGET} to tell them apart. */
+    private static final Duration BEYOND_BUDGET = Duration.ofMillis(1000);
+
+    private final ScriptedDownstreamClient downstreams = new ScriptedDownstreamClient();
+
+    @AfterAll
+    static void closeExecutors() {
+        ALL.stream().filter(CompletableFutureStrategy.class::isInstance)
+                .forEach(strategy -> ((CompletableFutureStrategy) strategy).close());
+    }
+
+    /** A call a strategy left running must not reach into the next test (and the common pool has few threads). */
+    @AfterEach
+    void waitForCallsLeftRunning() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> downstreams.running() == 0);
+    }
+
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void returnsWhatTheThreeCallsAnswered(StrategyName strategy) {
+        answerAll(ms(20));
+
+        assertThat(fetch(strategy, AMPLE)).isEqualTo(new Fetched(SOME_ORDERS, SOME_PRODUCTS, SOME_ACCOUNTS));
+        assertThat(downstreams.completed()).containsExactlyInAnyOrder(Downstream.values());
+    }
+
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void throwsTheFailedCallsExceptionUnchanged(StrategyName strategy) {
+        FanoutException failure = downstreamError(PRODUCTS);
+        answerAll(ms(20));
+        downstreams.fail(PRODUCTS, failure, ms(20));
+
+        assertThatThrownBy(() -> fetch(strategy, AMPLE)).isSameAs(failure);
+    }
+
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void failsWithDeadlineExceededNamingTheCallThatOutlastedTheDeadline(StrategyName strategy) {
+        answerAll(NOW);
+        downstreams.answer(ACCOUNTS, SOME_ACCOUNTS, LONG);
+
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
+
+        assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
+        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
+    }
+
+    /**
+     * The strategies that wait on other threads enforce the deadline themselves, even for a call that does not
+     * (a downstream trickling its body keeps each socket read under the timeout). Sequential cannot: it runs the
+     * calls on the request thread and relies on the client's timeouts.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    void parallelStrategiesEndAtTheDeadlineEvenWhenACallIgnoresIt(StrategyName strategy) {
+        answerAll(NOW);
+        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
+
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
+
+        assertThat(downstreams.completed()).as("accounts had not answered when the strategy gave up")
+                .doesNotContain(ACCOUNTS);
+        assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
+        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
+    }
+
+    @Test
+    void sequentialMakesNoCallAfterAFailedOne() {
+        FanoutException failure = downstreamError(ORDERS);
+        answerAll(NOW);
+        downstreams.fail(ORDERS, failure, NOW);
+
+        assertThatThrownBy(() -> fetch(StrategyName.SEQUENTIAL, AMPLE)).isSameAs(failure);
+        assertThat(downstreams.started()).containsExactly(ORDERS);
+    }
+
+    @Test
+    void scopeForkInterruptsTheSiblingsOfAFailedCallAndReturnsWithNoCallRunning() {
+        FanoutException failure = downstreamError(ORDERS);
+        answerAll(LONG);
+        downstreams.fail(ORDERS, failure, ms(50));
+
+        assertThatThrownBy(() -> fetch(StrategyName.SCOPE_FORK, AMPLE)).isSameAs(failure);
+        assertThat(downstreams.running()).as("calls still running when fetch returned").isZero();
+        assertThat(downstreams.interrupted()).containsExactlyInAnyOrder(PRODUCTS, ACCOUNTS);
+    }
+
+    @Test
+    void scopeForkInterruptsEveryCallWhenTheDeadlineRunsOut() {
+        for (Downstream downstream : Downstream.values()) {
+            downstreams.ignoringDeadline(downstream, List.of(), LONG);
+        }
+
+        FanoutException failure = catchThrowableOfType(FanoutException.class,
+                () -> fetch(StrategyName.SCOPE_FORK, BUDGET));
+
+        assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
+        assertThat(downstreams.running()).as("calls still running when fetch returned").isZero();
+        assertThat(downstreams.started()).isNotEmpty();
+        assertThat(downstreams.interrupted()).as("interrupted: every call that had started")
+                .isEqualTo(downstreams.started());
+        assertThat(downstreams.completed()).isEmpty();
+    }
+
+    /** {@code allOf} completes only when every call has: the siblings of a failed call run to their end. */
+    @ParameterizedTest
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
+    void completableFutureStrategiesLetTheSiblingsOfAFailedCallFinishBeforeFailing(StrategyName strategy) {
+        FanoutException failure = downstreamError(ORDERS);
+        answerAll(ms(300));
+        downstreams.fail(ORDERS, failure, ms(20));
+
+        assertThatThrownBy(() -> fetch(strategy, AMPLE)).isSameAs(failure);
+        assertThat(downstreams.completed()).as("siblings that had answered when fetch failed")
+                .contains(PRODUCTS, ACCOUNTS);
+        assertThat(downstreams.interrupted()).isEmpty();
+    }
+
+    /** {@code cancel(true)} does not interrupt a CompletableFuture's running task: the call goes on after the 504. */
+    @ParameterizedTest
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
+    void completableFutureStrategiesLeaveACallRunningWhenTheDeadlineRunsOut(StrategyName strategy) {
+        answerAll(NOW);
+        downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
+
+        FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
+
+        assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
+        assertThat(downstreams.running()).as("calls still running when fetch returned").isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> downstreams.running() == 0);
+        assertThat(downstreams.completed()).contains(ACCOUNTS);
+        assertThat(downstreams.interrupted()).isEmpty();
+    }
+
+    @Test
+    void deadlineProblemNamesTheCallsStillUnanswered() {
+        answerAll(NOW);
+        FanoutCalls calls = calls(AMPLE);
+        calls.orders();
+
+        FanoutException failure = calls.deadlineExceeded(null);
+
+        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "products-service");
+        assertThat(failure.getBody().getDetail()).isEqualTo(
+                "The request's deadline of 10000 ms ran out while waiting for products-service, accounts-service");
+    }
+
+    /**
+     * The slow call's own timeout, capped at the deadline, can fire a moment before the strategy's wait runs out:
+     * then no call is unanswered, and the problem must still name a downstream. It names the slowest.
+     */
+    @Test
+    void deadlineProblemNamesTheSlowestCallWhenEveryCallHasJustEnded() {
+        answerAll(NOW);
+        downstreams.answer(PRODUCTS, SOME_PRODUCTS, ms(50));
+        FanoutCalls calls = calls(AMPLE);
+        calls.orders();
+        calls.products();
+        calls.accounts();
+
+        FanoutException failure = calls.deadlineExceeded(null);
+
+        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "products-service");
+        assertThat(failure.getBody().getDetail()).endsWith("while waiting for products-service");
+    }
+
+    private Fetched fetch(StrategyName strategy, Duration budget) {
+        return STRATEGIES.get(strategy).fetch(calls(budget));
+    }
+
+    private FanoutCalls calls(Duration budget) {
+        return new FanoutCalls(downstreams, new Simulation(null, null), Deadline.after(budget));
+    }
+
+    private void answerAll(Duration after) {
+        downstreams.answer(ORDERS, SOME_ORDERS, after)
+                .answer(PRODUCTS, SOME_PRODUCTS, after)
+                .answer(ACCOUNTS, SOME_ACCOUNTS, after);
+    }
+
+    private static FanoutException downstreamError(Downstream downstream) {
+        return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                downstream.serviceName() + " answered 500", null);
+    }
+
+    private static Duration ms(long millis) {
+        return Duration.ofMillis(millis);
+    }
+}

@@ -1,0 +1,261 @@
+package lab.fanout.main.web;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.assertj.core.api.AssertProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+import org.springframework.test.web.servlet.client.assertj.RestTestClientResponse;
+import org.springframework.test.web.servlet.client.assertj.RestTestClientResponseAssert;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * main-service on a random port, its three downstreams faked by WireMock (one server each, on dynamic ports)
+ * serving the real {@code catalogue.json} of orders-, products- and accounts-service.
+ * <p>
+ * Each subclass is one configuration and so one Spring context, closed when the class ends: the WireMock servers
+ * are restarted on new ports for every class, so a context must never outlive its class ({@code @DirtiesContext}).
+ * Every test ends by waiting, bounded, until no pooled connection is leased or awaited, so that no call of one test
+ * reaches into the next; the failure tests also check that no fan-out thread is left
+ * ({@link #assertNothingLeftBehind()}: a JVM thread dump, too slow to take after every test).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+abstract class FanoutIntegrationTest {
+
+    static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
+    static final String PROBLEMS = "https://fanout-lab.dev/problems/";
+    /** How long a test waits for abandoned calls to end before calling them leaked. */
+    static final Duration SETTLE = Duration.ofSeconds(5);
+
+    @RegisterExtension
+    static final WireMockExtension orders = fakeDownstream();
+    @RegisterExtension
+    static final WireMockExtension products = fakeDownstream();
+    @RegisterExtension
+    static final WireMockExtension accounts = fakeDownstream();
+
+    private static final Map<Downstream, String> catalogues = new ConcurrentHashMap<>();
+
+    /**
+     * On the JDK's HTTP/1.1 client. Not {@code @AutoConfigureRestTestClient}'s default client: that one held a
+     * second concurrent request to main-service back until the first had been answered, which hides exactly the
+     * concurrency these tests look at (the pool-exhaustion test saw 200 after 2 s instead of 503 after 100 ms).
+     */
+    static RestTestClient client;
+    private static HttpClient http;
+
+    @Autowired
+    PoolingHttpClientConnectionManager downstreamConnectionPool;
+
+    @DynamicPropertySource
+    static void downstreamUrls(DynamicPropertyRegistry registry) {
+        registry.add("fanout.downstreams.orders", orders::baseUrl);
+        registry.add("fanout.downstreams.products", products::baseUrl);
+        registry.add("fanout.downstreams.accounts", accounts::baseUrl);
+    }
+
+    private static WireMockExtension fakeDownstream() {
+        return WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).failOnUnmatchedRequests(true)
+                .build();
+    }
+
+    /**
+     * A good and a failed request per strategy before any test: the first of each in a JVM loads and links
+     * hundreds of classes (seconds on a busy 2-core machine), which no test that looks at elapsed time should pay.
+     */
+    @BeforeAll
+    static void bindClientAndWarmUp(@LocalServerPort int port) {
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        client = RestTestClient.bindToServer(new JdkClientHttpRequestFactory(http)).baseUrl("http://localhost:" + port)
+                .build();
+        serveAll(0);
+        for (StrategyName strategy : StrategyName.values()) {
+            client.get().uri(ENDPOINT + "?concurrency=" + strategy).exchange();   // outcome irrelevant: only warming
+        }
+        answer(Downstream.ORDERS, aResponse().withStatus(500));
+        for (StrategyName strategy : StrategyName.values()) {
+            client.get().uri(ENDPOINT + "?concurrency=" + strategy).exchange();
+        }
+    }
+
+    @AfterAll
+    static void closeClient() {
+        http.close();
+    }
+
+    @AfterEach
+    void noConnectionLeftBehind() {
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(20)).untilAsserted(this::assertPoolIdle);
+    }
+
+    /**
+     * Waits, at most {@link #SETTLE}, until no pooled connection is leased or awaited and no fan-out thread is
+     * alive: neither the executors' {@code fanout-platform-N} / {@code fanout-virtual-N} nor a
+     * {@code StructuredTaskScope}'s (its container is named {@code fanout}).
+     */
+    void assertNothingLeftBehind() {
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            assertPoolIdle();
+            assertThat(LiveThreads.matching("fanout-platform-", "fanout-virtual-", "fanout/"))
+                    .as("live fan-out threads").isEmpty();
+        });
+    }
+
+    void assertPoolIdle() {
+        var stats = downstreamConnectionPool.getTotalStats();
+        assertThat(stats.getLeased()).as("leased pooled connections").isZero();
+        assertThat(stats.getPending()).as("callers waiting for a pooled connection").isZero();
+    }
+
+    /**
+     * @return how many rounds of one downstream latency the strategy needs for its three blocking calls on this
+     * JVM: sequential 3, the thread-per-task and structured strategies 1, and {@code completableFuture}
+     * ceil(3 / common-pool parallelism), because the common pool runs at most that many blocking calls at once
+     * (parallelism = cores - 1, so 1 on 2 cores, where it is effectively sequential)
+     */
+    static int rounds(StrategyName strategy) {
+        return switch (strategy) {
+            case SEQUENTIAL -> 3;
+            case COMPLETABLE_FUTURE -> Math.ceilDiv(3, Math.min(3, ForkJoinPool.getCommonPoolParallelism()));
+            case THREAD_PER_TASK, VIRTUAL_THREAD_PER_TASK, SCOPE_FORK -> 1;
+        };
+    }
+
+    static WireMockExtension server(Downstream downstream) {
+        return switch (downstream) {
+            case ORDERS -> orders;
+            case PRODUCTS -> products;
+            case ACCOUNTS -> accounts;
+        };
+    }
+
+    /** @return the seed demo's path of the downstream, written out: main-service must call exactly these */
+    static String path(Downstream downstream) {
+        return switch (downstream) {
+            case ORDERS -> "/order/api/v1/orders";
+            case PRODUCTS -> "/product/api/v1/products";
+            case ACCOUNTS -> "/account/api/v1/accounts";
+        };
+    }
+
+    /** @return the downstream service's own {@code catalogue.json}, read from its module (tests run in main-service/) */
+    static String catalogue(Downstream downstream) {
+        return catalogues.computeIfAbsent(downstream, d -> {
+            try {
+                return Files.readString(Path.of("..", d.serviceName(), "src", "main", "resources", "catalogue.json"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** The downstream answers its real catalogue after {@code delayMs}. */
+    static void serve(Downstream downstream, int delayMs) {
+        answer(downstream, aResponse().withHeader("Content-Type", MediaType.APPLICATION_JSON_VALUE)
+                .withBody(catalogue(downstream)).withFixedDelay(delayMs));
+    }
+
+    static void serveAll(int delayMs) {
+        for (Downstream downstream : Downstream.values()) {
+            serve(downstream, delayMs);
+        }
+    }
+
+    static void answer(Downstream downstream, ResponseDefinitionBuilder response) {
+        server(downstream).stubFor(get(urlPathEqualTo(path(downstream))).willReturn(response));
+    }
+
+    /** @return what a caller of {@code GET /backoffice/api/v1/backoffice/orders?{query}} sees, and how long it took */
+    Answer backoffice(String query) {
+        return request(ENDPOINT + "?" + query);
+    }
+
+    /** @return what a caller of {@code GET {pathAndQuery}} on main-service sees, and how long it took */
+    Answer request(String pathAndQuery) {
+        long start = System.nanoTime();
+        var result = client.get().uri(pathAndQuery).exchange().returnResult();
+        return new Answer(RestTestClientResponse.from(result), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    Answer backoffice(StrategyName strategy) {
+        return backoffice("concurrency=" + strategy);
+    }
+
+    /** One response as the caller saw it; {@code assertThat(answer)} gives Spring's AssertJ response assertions. */
+    record Answer(RestTestClientResponse response, Duration elapsed)
+            implements AssertProvider<RestTestClientResponseAssert> {
+
+        @Override
+        public RestTestClientResponseAssert assertThat() {
+            return response.assertThat();
+        }
+
+        long millis() {
+            return elapsed.toMillis();
+        }
+
+        String header(String name) {
+            return response.getExchangeResult().getResponseHeaders().getFirst(name);
+        }
+
+        String body() {
+            return new String(response.getExchangeResult().getResponseBodyContent(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Asserts an RFC 9457 problem as main-service documents it: status, {@code application/problem+json},
+     * {@code type}, the {@code strategy} that ran, the {@code downstream} it blames, the strategy header, and
+     * no stack trace.
+     *
+     * @param downstreams the services the problem may blame (more than one where the calls race)
+     */
+    static void assertProblem(Answer answer, HttpStatus status, String type, StrategyName strategy,
+                              Downstream... downstreams) {
+        assertThat(answer).hasStatus(status).hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .hasHeader(BackofficeController.STRATEGY_HEADER, strategy.toString())
+                .containsHeader(BackofficeController.THREAD_HEADER).containsHeader("Server-Timing");
+        assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + type);
+        assertThat(answer).bodyJson().extractingPath("$.status").isEqualTo(status.value());
+        assertThat(answer).bodyJson().extractingPath("$.strategy").isEqualTo(strategy.toString());
+        assertThat(answer).bodyJson().extractingPath("$.downstream").asString()
+                .isIn(Arrays.stream(downstreams).map(Downstream::serviceName).toList());
+        assertThat(answer).bodyJson().doesNotHavePath("$.trace");
+        assertThat(answer.body()).as("no stack trace").doesNotContain("\tat ");
+    }
+}

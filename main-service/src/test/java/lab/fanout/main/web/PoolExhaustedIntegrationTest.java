@@ -1,0 +1,64 @@
+package lab.fanout.main.web;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.test.context.TestPropertySource;
+
+import static lab.fanout.main.client.Downstream.ACCOUNTS;
+import static lab.fanout.main.client.Downstream.ORDERS;
+import static lab.fanout.main.client.Downstream.PRODUCTS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A pool of one connection and a 100 ms acquire timeout: while one request holds the connection, another cannot
+ * lease one in time and gets 503 {@code pool-exhausted} instead of queueing without bound.
+ */
+@TestPropertySource(properties = {"fanout.pool.max-total=1", "fanout.pool.max-per-route=1",
+        "fanout.pool.acquire-timeout=100ms"})
+class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
+
+    private static final int HOLD_MS = 800;
+    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+
+    @AfterAll
+    static void closeBackground() {
+        background.close();
+    }
+
+    @AfterEach
+    void leavesNoConnectionOrThreadBehind() {
+        assertNothingLeftBehind();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void answers503PoolExhaustedWhileAnotherRequestHoldsTheOnlyConnection(StrategyName strategy) {
+        serve(ORDERS, HOLD_MS);
+        serve(PRODUCTS, 0);
+        serve(ACCOUNTS, 0);
+        CompletableFuture<Answer> holder = CompletableFuture.supplyAsync(
+                () -> backoffice(StrategyName.SEQUENTIAL), background);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> downstreamConnectionPool.getTotalStats().getLeased() == 1);
+
+        Answer answer = backoffice(strategy);
+
+        Downstream[] blamed = strategy == StrategyName.SEQUENTIAL ? new Downstream[] {ORDERS} : Downstream.values();
+        assertProblem(answer, HttpStatus.SERVICE_UNAVAILABLE, "pool-exhausted", strategy, blamed);
+        assertThat(answer.millis()).as("gave up at the acquire timeout, not when the connection came back")
+                .isLessThan(HOLD_MS);
+        assertThat(holder.join()).as("the request holding the connection is unharmed").hasStatusOk();
+    }
+}
