@@ -101,6 +101,7 @@ public final class Bench implements Callable<Integer> {
             return 0;
         }
         load.requireInstalled();
+        Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
@@ -141,8 +142,13 @@ public final class Bench implements Callable<Integer> {
     private void write(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore,
                        List<CellResult> results, boolean interrupted, String failure) {
         Map<String, List<String>> charts = new LinkedHashMap<>();
-        results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
-                .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+        String chartFailure = null;
+        try {
+            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
+                    .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+        } catch (RuntimeException e) {
+            chartFailure = e.toString();   // the tables and the CSV matter more than the pictures
+        }
         String command = "./lab bench " + String.join(" ", args());
         List<String> intro = List.of(
                 "Command: `" + command + "`",
@@ -153,6 +159,9 @@ public final class Bench implements Callable<Integer> {
         List<String> lines = new ArrayList<>(intro);
         if (failure != null) {
             lines.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
+        }
+        if (chartFailure != null) {
+            lines.add("Charts could not be drawn: " + chartFailure);
         }
         write(dir.resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + matrix.name(), lines, results,
                 charts, interrupted));
