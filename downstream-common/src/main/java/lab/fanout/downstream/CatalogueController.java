@@ -1,7 +1,5 @@
 package lab.fanout.downstream;
 
-import java.time.Duration;
-
 import jakarta.validation.Valid;
 
 import lab.fanout.common.Simulation;
@@ -21,10 +19,12 @@ class CatalogueController {
 
     private final Catalogue catalogue;
     private final DownstreamProperties properties;
+    private final DownstreamMetrics metrics;
 
-    CatalogueController(Catalogue catalogue, DownstreamProperties properties) {
+    CatalogueController(Catalogue catalogue, DownstreamProperties properties, DownstreamMetrics metrics) {
         this.catalogue = catalogue;
         this.properties = properties;
+        this.metrics = metrics;
     }
 
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -42,9 +42,6 @@ class CatalogueController {
     }
 
     private void simulateIo(Simulation simulation) throws InterruptedException {
-        Duration delay = simulation.delay(properties.latency(), properties.jitter());
-        if (delay.isPositive()) {
-            Thread.sleep(delay);
-        }
+        metrics.simulateIo(simulation.delay(properties.latency(), properties.jitter()));
     }
 }

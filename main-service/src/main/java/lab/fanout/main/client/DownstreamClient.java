@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import lab.fanout.common.Simulation;
+import lab.fanout.main.config.DownstreamObservationConvention;
 import lab.fanout.main.config.FanoutProperties;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
@@ -52,7 +53,9 @@ public class DownstreamClient {
         String template = downstream.catalogueUrl(urls) + query.keySet().stream()
                 .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
         try {
-            List<T> body = deadline.bind(() -> rest.get().uri(template, query).retrieve().body(type));
+            List<T> body = deadline.bind(() -> rest.get().uri(template, query)
+                    .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
+                    .retrieve().body(type));
             if (body == null) {
                 throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                         downstream.serviceName() + " answered with an empty body", null);
