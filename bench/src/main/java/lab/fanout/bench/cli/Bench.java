@@ -109,6 +109,10 @@ public final class Bench implements Callable<Integer> {
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
+        if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
+            System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
+                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222");
+        }
 
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
