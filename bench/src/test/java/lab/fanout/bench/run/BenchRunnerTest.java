@@ -40,7 +40,7 @@ class BenchRunnerTest {
         Cell c = cell(null, 4, null);
         double one = BenchRunner.Eta.estimateSeconds(c);
         assertThat(one).isGreaterThan(3 + 3 * 4);
-        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + 30)));
+        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + 30 + 3)));
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
     }
