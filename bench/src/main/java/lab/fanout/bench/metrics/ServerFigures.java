@@ -12,7 +12,7 @@ package lab.fanout.bench.metrics;
  * @param peakPoolPending     {@code httpcomponents_httpclient_pool_total_pending}: calls waiting for a connection
  * @param cpuSeconds          main-service CPU used during the run, from {@code process_cpu_time_ns_total}, else
  *                            {@code process_cpu_usage} x cores x seconds averaged over the scrapes
- * @param scrapes             successful scrapes (every 500 ms): peaks between scrapes can be missed
+ * @param scrapes             successful scrapes (every second): peaks between scrapes can be missed
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
                             Double peakPoolPending, Double cpuSeconds, int scrapes) {

@@ -61,7 +61,7 @@ public final class ResultsMarkdown {
         md.append("Request Number       : ").append(c.requests() != null ? c.requests() + " per repetition"
                 : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
         md.append("Repetitions          : ").append(c.repetitions()).append(" after a ").append(c.warmupSeconds())
-                .append(" s warm-up (not measured)\n");
+                .append(" s warm-up (not measured; twice after a service restart)\n");
         md.append("Common pool          : parallelism ").append(first.deployment().parallelism())
                 .append(" on ").append(first.deployment().cores()).append(" cores\n```\n");
         Map<String, List<CellResult>> byProfile = cells.stream()
@@ -112,7 +112,7 @@ public final class ResultsMarkdown {
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
             - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one repetition.
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
-              are not counted by the JVM), scraped every 500 ms. **Pool**: leased / waiting connections. n/a = metric absent.
+              are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
             - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole
               machine (driver and all services included) busy share; near 100 % the CPU, not the strategy, is the limit.
             """;

@@ -50,7 +50,8 @@ public final class BenchRunner {
         for (int i = 0; i < cells.size() && !cancelled; i++) {
             Cell cell = cells.get(i);
             out.printf("[%d/%d] %s%n", i + 1, cells.size(), cell.label());
-            CellResult result = runCell(i + 1, cell);
+            boolean fresh = i == 0 || target.restartsBetween(cells.get(i - 1), cell) > 0;
+            CellResult result = runCell(i + 1, cell, fresh);
             if (result == null) {
                 break;
             }
@@ -69,22 +70,29 @@ public final class BenchRunner {
         driver.stop();
     }
 
-    private CellResult runCell(int index, Cell cell) throws InterruptedException {
+    /** @param fresh main-service has just (re)started: its JIT is cold, so the warm-up runs twice */
+    private CellResult runCell(int index, Cell cell, boolean fresh) throws InterruptedException {
         Deployment d = target.prepare(cell);
         Bound bound = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
         String id = cell.id(index);
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
-        DriverRun warm = driver.run(warmup, rawDir.resolve(id + "-warmup"));
-        if (cancelled) {
-            return null;
+        DriverRun last = null;
+        for (int w = 1; w <= (fresh ? 2 : 1); w++) {
+            last = driver.run(warmup, rawDir.resolve(id + "-warmup" + w));
+            if (cancelled) {
+                return null;
+            }
         }
-        Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, warm), null, cell.ratePerSecond(),
-                cell.timeoutSeconds());
         Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
         List<Repetition> reps = new ArrayList<>();
+        Load first = null;
         for (int r = 1; r <= cell.repetitions(); r++) {
+            // sized from the run just before, so a rate still rising after the warm-up does not shrink every run
+            Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
+                    cell.timeoutSeconds());
+            first = first == null ? load : first;
             MachineCpu cpu = MachineCpu.now();
             Scraper.Sampling sampling = scraper.start();
             DriverRun run = driver.run(load, rawDir.resolve(id + "-rep" + r));
@@ -93,12 +101,13 @@ public final class BenchRunner {
                 return null;
             }
             reps.add(new Repetition(r, load, run, server, MachineCpu.busyPercentSince(cpu)));
+            last = run;
         }
-        String command = LoadDriver.shellLine(driver.command(load, Path.of(id + "-rep1")));
+        String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
         return new CellResult(index, cell, d, bound, reps, scraper.heapBytes(), command);
     }
 
-    /** The block's request count, or enough for durationSeconds at the warm-up's (or the offered) rate. */
+    /** The block's request count, or enough for durationSeconds at the previous run's (or the offered) rate. */
     static int requests(Cell cell, DriverRun warm) {
         if (cell.requests() != null) {
             return Load.roundedRequests(cell.requests(), cell.concurrency());
@@ -108,17 +117,19 @@ public final class BenchRunner {
     }
 
     static String summary(CellResult r) {
-        return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors%s",
+        return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors, machine CPU %s%s",
                 r.cell().label(), r.throughputMedian(), r.throughputMin(), r.throughputMax(), r.bound().requestsPerSecond(),
                 r.bound().limit(), Double.isNaN(r.efficiency()) ? "n/a" : Math.round(100 * r.efficiency()) + "%",
-                r.latencyMs(99), r.errorCount(), r.rateSustained() ? "" : ", RATE NOT SUSTAINED");
+                r.latencyMs(99), r.errorCount(), r.machineBusyPercent() == null ? "n/a" : Math.round(r.machineBusyPercent()) + "%",
+                r.rateSustained() ? "" : ", RATE NOT SUSTAINED");
     }
 
     /** @return the estimated length of a run of {@code cells}; {@code local}: counting service restarts */
     public static java.time.Duration estimate(List<Cell> cells, boolean local) {
         double seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
-            seconds += Eta.estimateSeconds(cells.get(i)) + (local ? 30 * LocalTarget.restarts(i == 0 ? null : cells.get(i - 1), cells.get(i)) : 0);
+            Cell c = cells.get(i);
+            seconds += Eta.estimateSeconds(c) + (local ? (30 + c.warmupSeconds()) * LocalTarget.restarts(i == 0 ? null : cells.get(i - 1), c) : 0);
         }
         return java.time.Duration.ofSeconds(Math.round(seconds));
     }
@@ -133,7 +144,9 @@ public final class BenchRunner {
         Eta(List<Cell> cells, Target target) {
             estimates = new double[cells.size()];
             for (int i = 0; i < cells.size(); i++) {
-                estimates[i] = estimateSeconds(cells.get(i)) + 30 * target.restartsBetween(i == 0 ? null : cells.get(i - 1), cells.get(i));
+                Cell c = cells.get(i);
+                // a (re)start: about 30 s on 2 cores, then a second warm-up
+                estimates[i] = estimateSeconds(c) + (30 + c.warmupSeconds()) * target.restartsBetween(i == 0 ? null : cells.get(i - 1), c);
             }
         }
 
