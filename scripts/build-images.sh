@@ -37,14 +37,23 @@ if (( ${#missing[@]} )); then
   echo "missing ${missing[*]}: build the jars first: ./mvnw -B package -DskipTests" >&2; exit 1
 fi
 
-# the legacy builder: BuildKit would pull its own frontend image, which machines without registry access cannot
-export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0}
+# On a base made offline (docker/make-base-image.sh labels it) use the legacy builder: BuildKit would look the
+# base up in a registry. Elsewhere the engine's default builder pulls the real eclipse-temurin:25-jre.
+base=$(sed -n 's/^ARG BASE_IMAGE=//p' docker/Dockerfile)
+if [[ $(docker image inspect -f '{{index .Config.Labels "lab.fanout.offline-base"}}' "$base" 2>/dev/null) == true ]]; then
+  export DOCKER_BUILDKIT=0
+fi
+
+build() {   # build IMAGE ARGS...: quiet unless it fails
+  local image=$1 start=$SECONDS log
+  shift
+  log=$(docker build -t "$image" "$@" 2>&1) || { echo "$log" >&2; echo "docker build of $image failed" >&2; exit 1; }
+  echo "built $image ($((SECONDS - start)) s)"
+}
 for m in "${modules[@]}"; do
-  start=$SECONDS
-  docker build -q -f docker/Dockerfile --build-arg MODULE="$m" -t "fanout-lab/$m:$version" "$m/target" >/dev/null
-  echo "built fanout-lab/$m:$version ($((SECONDS - start)) s)"
+  build "fanout-lab/$m:$version" -f docker/Dockerfile --build-arg MODULE="$m" "$m/target"
 done
 if $with_hey; then
-  docker build -q -t "$hey_image" docker/hey >/dev/null
-  echo "built $hey_image"
+  build "$hey_image" docker/hey
 fi
+docker image prune -f --filter label=lab.fanout.stage=layers >/dev/null
