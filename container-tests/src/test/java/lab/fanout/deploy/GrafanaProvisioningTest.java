@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +92,34 @@ class GrafanaProvisioningTest {
             String uid = ds.isObject() ? ds.path("uid").asString("") : "";
             if (!uid.isEmpty() && !uid.startsWith("$") && !uid.startsWith("-- ")) {
                 assertThat(provisioned).as("%s names datasource uid %s", name, uid).contains(uid);
+            }
+        }));
+    }
+
+    /**
+     * A query that filters on a literal {@code application="x"} shows nothing in the cluster unless a lab pod
+     * reports x (its spring.application.name, e.g. main-service-platform): the variants are told apart by it.
+     */
+    @Test
+    void everyApplicationTheDashboardsNameRunsInTheCluster() {
+        Set<String> applications = new TreeSet<>();
+        for (Workload workload : k8s.workloads()) {
+            workload.module().ifPresent(module -> applications.add(ServiceConfig.of(module,
+                    k8s.environment(workload, workload.containers().getFirst()))
+                    .get("spring.application.name", String.class, module)));
+        }
+        Pattern literal = Pattern.compile("application\\s*(=~?)\\s*\"([^\"]*)\"");
+        JsonMapper json = JsonMapper.builder().build();
+        dashboardFiles().forEach((name, text) -> json.readTree(text).findValues("expr").forEach(expr -> {
+            Matcher m = literal.matcher(expr.asString(""));
+            while (m.find()) {
+                String value = m.group(2);
+                boolean plain = m.group(1).equals("=") || value.matches("[\\w-]+(\\|[\\w-]+)*");
+                if (!value.contains("$") && plain) {
+                    for (String application : value.split("\\|")) {
+                        assertThat(applications).as("%s queries application=\"%s\"", name, application).contains(application);
+                    }
+                }
             }
         }));
     }

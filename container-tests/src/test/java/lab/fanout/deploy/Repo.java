@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -80,6 +81,16 @@ final class Repo {
      * @return its standard output; fails the test with its standard error when it exits non-zero
      */
     static String run(List<String> command, String installHint) {
+        return run(command, installHint, Duration.ofMinutes(2));
+    }
+
+    /**
+     * Runs a command in the repository root.
+     *
+     * @return its standard output; fails the test with its standard error when it exits non-zero or outlasts
+     * {@code timeout}
+     */
+    static String run(List<String> command, String installHint, Duration timeout) {
         Process process;
         try {
             process = new ProcessBuilder(command).directory(ROOT.toFile()).start();
@@ -92,9 +103,9 @@ final class Repo {
             String[] err = new String[1];
             Thread stderr = Thread.ofVirtual().start(() -> err[0] = readAll(process.getErrorStream()));
             String out = readAll(process.getInputStream());
-            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                fail(String.join(" ", command) + " did not finish within 2 minutes");
+                fail(String.join(" ", command) + " did not finish within " + timeout);
             }
             stderr.join();
             if (process.exitValue() != 0) {
