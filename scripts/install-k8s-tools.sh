@@ -3,6 +3,7 @@
 #   kubeconform v0.8.0        go install (Go module proxy)
 #   Kubernetes 1.32 schemas   from api/openapi-spec/swagger.json of the Go module k8s.io/kubernetes@v1.32.4,
 #                             its content hash pinned below, converted by scripts/k8s-schemas.py
+#   psa-check                 scripts/psa-check (Go; k8s.io/pod-security-admission v0.32.4, pinned in its go.sum)
 # Needs: go (1.22+), python3; kubectl 1.32+ for rendering (not installed here: see the message).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,4 +44,8 @@ with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[3], "wb") as out:
 PY
   python3 scripts/k8s-schemas.py "$swagger" "$schemas" "$K8S_VERSION"
 fi
-echo "kubeconform $("$bin/kubeconform" -v) and Kubernetes $K8S_VERSION schemas in $cache"
+if [[ ! -x $bin/psa-check || scripts/psa-check/main.go -nt $bin/psa-check ]]; then
+  echo "go build scripts/psa-check ..."
+  (cd scripts/psa-check && GOFLAGS=-modcacherw go build -o "../../$bin/psa-check" .)
+fi
+echo "kubeconform, psa-check and Kubernetes $K8S_VERSION schemas in $cache"
