@@ -38,10 +38,9 @@ build_jars() {
   fi
 }
 
-load_images() {   # kind load docker-image every image that scripts/build-images.sh built
-  local images
-  mapfile -t images < <(scripts/build-images.sh --list)
-  for image in "${images[@]}"; do
+load_images() {   # kind load docker-image every image that scripts/build-images.sh built (bash 3.2: no mapfile)
+  local image
+  for image in $(scripts/build-images.sh --list); do
     if docker image inspect "$image" >/dev/null 2>&1; then
       kind load docker-image --name "$cluster" "$image" >/dev/null
       echo "loaded $image into kind"
