@@ -1,0 +1,20 @@
+package lab.fanout.deploy;
+
+import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * ImagesRunTogetherTest is skipped without a Docker engine, as a laptop without Docker must still pass. This test
+ * makes that skip visible, and a failure in CI (CI=true), where the images must be checked.
+ */
+class DockerOnCiTest {
+
+    @Test
+    void aDockerEngineAnswersSoThatTheImagesAreChecked() {
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
+            Repo.missing("no Docker engine answers, so ImagesRunTogetherTest is skipped: start one "
+                    + "(scripts/docker-engine.sh start), make the images (docker/make-base-image.sh if nothing can be "
+                    + "pulled; ./mvnw -B package -DskipTests; scripts/build-images.sh --hey) and run again");
+        }
+    }
+}

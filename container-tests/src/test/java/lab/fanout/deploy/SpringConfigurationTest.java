@@ -1,0 +1,113 @@
+package lab.fanout.deploy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import lab.fanout.deploy.Manifests.Workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Check 3 for the lab's own pods: what they read from their ConfigMaps and env is a real Spring property of that
+ * service, and their probes and scrape annotations point where the actuator answers.
+ */
+class SpringConfigurationTest {
+
+    /** Read by the JVM itself, not by Spring. */
+    private static final Set<String> JVM_VARIABLES = Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
+
+    static Stream<Workload> labWorkloads() {
+        List<Workload> workloads = Manifests.of("k8s").workloads().stream().filter(w -> w.module().isPresent()).toList();
+        assertThat(workloads).as("k8s renders the lab's services").isNotEmpty();
+        return workloads.stream();
+    }
+
+    private static Map<String, String> environment(Workload workload) {
+        return Manifests.of("k8s").environment(workload, workload.containers().getFirst());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("labWorkloads")
+    void everyVariableThePodReadsIsASpringPropertyOfItsService(Workload workload) {
+        String module = workload.module().orElseThrow();
+        Map<String, String> environment = environment(workload);
+        List<Class<?>> classes = ServiceConfig.propertiesClasses(module);
+        assertThat(classes).as("%s has @ConfigurationProperties classes (is main-service compiled?)", module).isNotEmpty();
+        Set<String> own = new TreeSet<>();
+        classes.forEach(type -> own.addAll(ServiceConfig.propertyNames(type)));
+
+        List<String> unknown = new ArrayList<>();
+        for (String variable : environment.keySet()) {
+            boolean known = JVM_VARIABLES.contains(variable)
+                    || own.stream().anyMatch(p -> ServiceConfig.sets(variable, ConfigurationPropertyName.of(p), false))
+                    || ServiceConfig.BOOT_PROPERTIES.entrySet().stream()
+                            .anyMatch(p -> ServiceConfig.sets(variable, p.getKey(), p.getValue()));
+            if (!known) {
+                unknown.add(variable);
+            }
+        }
+        assertThat(unknown).as("%s: variables that set no property of %s (its own: %s, or Spring Boot's)",
+                workload, module, own).isEmpty();
+
+        // and the values convert: "5x" for a Duration or "many" for an int fails here, not at pod start
+        Binder binder = new Binder(ConfigurationPropertySources.from(
+                new SystemEnvironmentPropertySource("pod environment", Map.copyOf(environment))));
+        for (Class<?> type : classes) {
+            String prefix = type.getAnnotation(ConfigurationProperties.class).value();
+            try {
+                binder.bind(prefix, Bindable.of(type));
+            } catch (BindException e) {
+                fail(workload + ": " + e.getMessage() + ": " + e.getCause().getMessage());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("labWorkloads")
+    void probesAndScrapeAnnotationsPointWhereTheActuatorAnswers(Workload workload) {
+        ServiceConfig config = ServiceConfig.of(workload.module().orElseThrow(), environment(workload));
+        int serverPort = config.get("server.port", Integer.class, 8080);
+        Integer managementPort = config.get("management.server.port", Integer.class, null);
+        int actuatorPort = managementPort != null ? managementPort : serverPort;
+        String contextPath = managementPort != null ? "" : config.get("server.servlet.context-path", String.class, "");
+        String actuator = contextPath + config.get("management.endpoints.web.base-path", String.class, "/actuator");
+
+        assertThat(config.list("management.endpoints.web.exposure.include"))
+                .as("%s exposes health and prometheus over HTTP", workload).containsAnyOf("*", "health")
+                .containsAnyOf("*", "prometheus");
+        assertThat(config.get("management.endpoint.health.probes.enabled", Boolean.class, false))
+                .as("%s: management.endpoint.health.probes.enabled (liveness and readiness groups)", workload).isTrue();
+
+        Map<String, Object> container = workload.containers().getFirst();
+        Map<String, String> expectedPaths = Map.of("startupProbe", actuator + "/health/liveness",
+                "livenessProbe", actuator + "/health/liveness", "readinessProbe", actuator + "/health/readiness");
+        expectedPaths.forEach((probe, path) -> {
+            assertThat(Y.str(container, probe + ".httpGet.path")).as("%s %s path", workload, probe).isEqualTo(path);
+            assertThat(WiringTest.containerPort(workload, Y.at(container, probe + ".httpGet.port")))
+                    .as("%s %s port", workload, probe).isEqualTo(actuatorPort);
+        });
+        assertThat(WiringTest.containerPort(workload, "http"))
+                .as("%s: container port 'http' (the Services' target) is server.port", workload).isEqualTo(serverPort);
+
+        Map<String, Object> annotations = workload.annotations();
+        assertThat(annotations.get("prometheus.io/scrape")).as("%s prometheus.io/scrape", workload).isEqualTo("true");
+        assertThat(annotations.get("prometheus.io/port")).as("%s prometheus.io/port", workload).isEqualTo(String.valueOf(actuatorPort));
+        assertThat(annotations.get("prometheus.io/path")).as("%s prometheus.io/path", workload).isEqualTo(actuator + "/prometheus");
+    }
+}
