@@ -22,7 +22,9 @@ import org.springframework.core.ParameterizedTypeReference;
 
 /**
  * The three downstream calls of one backoffice request, callable from any thread. Each call records its duration
- * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}.
+ * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}. Each call forwards the
+ * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs. A call that
+ * finishes after {@link #answered} is counted as wasted ({@code fanout_calls_wasted_total}).
  */
 public final class FanoutCalls {
 
@@ -30,6 +32,7 @@ public final class FanoutCalls {
     private final Simulation simulation;
     private final Deadline deadline;
     private final Map<Downstream, Duration> finished = new ConcurrentHashMap<>();
+    private volatile @Nullable StrategyName answeredBy;
 
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
         this.client = client;
@@ -51,6 +54,11 @@ public final class FanoutCalls {
 
     public Deadline deadline() {
         return deadline;
+    }
+
+    /** Marks the request as answered by {@code strategy}: calls still running are wasted when they finish. */
+    public void answered(StrategyName strategy) {
+        answeredBy = strategy;
     }
 
     /**
@@ -83,9 +91,13 @@ public final class FanoutCalls {
     private <T> List<T> call(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
         long start = System.nanoTime();
         try {
-            return client.fetch(downstream, type, simulation, deadline);
+            return client.fetch(downstream, type, simulation.forTarget(downstream.timingName()), deadline);
         } finally {
             finished.put(downstream, Duration.ofNanos(System.nanoTime() - start));
+            StrategyName strategy = answeredBy;
+            if (strategy != null) {
+                client.wasted(strategy.toString(), downstream);
+            }
         }
     }
 }
