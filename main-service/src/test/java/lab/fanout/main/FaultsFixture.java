@@ -44,9 +44,12 @@ public final class FaultsFixture {
      * gzip stream would hold a dribbled body back until its end.
      */
     public static WireMockExtension fakeDownstream() {
-        return WireMockExtension.newInstance().options(wireMockConfig().dynamicPort().gzipDisabled(true))
-                .failOnUnmatchedRequests(true).build();
+        return WireMockExtension.newInstance().options(wireMockConfig().dynamicPort().gzipDisabled(true)
+                .containerThreads(WIREMOCK_THREADS)).failOnUnmatchedRequests(true).build();
     }
+
+    /** Jetty threads per fake: enough for every call of the leak test's concurrent requests. */
+    public static final int WIREMOCK_THREADS = 200;
 
     /** @return the catalogue path main-service calls on this downstream, written out */
     public static String path(Downstream downstream) {

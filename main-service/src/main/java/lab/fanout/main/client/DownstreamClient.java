@@ -62,16 +62,12 @@ public class DownstreamClient {
         String template = downstream.catalogueUrl(urls) + query.keySet().stream()
                 .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
         meters.started();
+        List<T> body;
         try {
-            List<T> body = watchdog.guard(deadline, () -> deadline.bind(() -> rest.get().uri(template, query)
+            body = watchdog.guard(deadline, () -> deadline.bind(() -> rest.get().uri(template, query)
                     // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
                     .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
                     .retrieve().body(type)));
-            if (body == null) {
-                throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                        downstream.serviceName() + " answered with an empty body", null);
-            }
-            return body;
         } catch (RestClientResponseException e) {
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " answered " + e.getStatusCode().value(), e);
@@ -84,9 +80,20 @@ public class DownstreamClient {
             }
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " sent a body that is not its catalogue", e);
+        } catch (RuntimeException e) {
+            // HttpClient's own state errors: a watchdog cancel that lands while the exchange is still connecting
+            // throws IllegalStateException "Endpoint not acquired / already released"; never a 500
+            throw deadline.expired() ? deadlineExceeded(downstream, deadline, e)
+                    : new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    downstream.serviceName() + " failed: " + e.getClass().getSimpleName(), e);
         } finally {
             meters.ended();
         }
+        if (body == null) {
+            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    downstream.serviceName() + " answered with an empty body", null);
+        }
+        return body;
     }
 
     /** Called by the strategy's bookkeeping for a call that finished after its request had been answered. */
