@@ -1,0 +1,52 @@
+package lab.fanout.bench.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import picocli.CommandLine.Option;
+
+/** The service knobs of {@code ./lab up}: one place for their names, defaults and help. */
+final class KnobOptions {
+
+    enum Profile { virtual, platform }
+
+    @Option(names = "--profile", defaultValue = "virtual",
+            description = "request threads of main-service: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Profile profile;
+
+    @Option(names = "--tomcat-threads", paramLabel = "N",
+            description = "server.tomcat.threads.max of main-service (default 200; no effect under virtual)")
+    Integer tomcatThreads;
+
+    @Option(names = "--pool-size", paramLabel = "N",
+            description = "HTTP connection pool of main-service, total and per downstream (default 500)")
+    Integer poolSize;
+
+    @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default 200)")
+    Integer latencyMs;
+
+    LaunchSpec apply(LaunchSpec spec) {
+        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs);
+    }
+
+    /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
+    String asArgs() {
+        List<String> args = new ArrayList<>(List.of("--profile", profile.name()));
+        add(args, "--tomcat-threads", tomcatThreads);
+        add(args, "--pool-size", poolSize);
+        add(args, "--latency-ms", latencyMs);
+        return String.join(" ", args);
+    }
+
+    boolean anyGiven() {
+        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null;
+    }
+
+    private static void add(List<String> args, String name, Integer value) {
+        if (value != null) {
+            args.add(name);
+            args.add(value.toString());
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package lab.fanout.bench.cli;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import lab.fanout.bench.system.Http;
+import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.ServiceInfo;
+import picocli.CommandLine.Command;
+
+/** {@code ./lab status}: per service its pid, port, readiness and knobs (from {@code /actuator/info}). */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Shows each service of ./lab up: pid, port, ready?, knobs. Exit 1 when not all are ready.")
+final class Status implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        RunState state = RunState.load(Workspace.current());
+        if (state.running().isEmpty()) {
+            System.out.println("not running (./lab up starts it)");
+            return 1;
+        }
+        System.out.println("started with: " + state.knobs());
+        boolean allReady = true;
+        for (String name : RunState.names()) {
+            Optional<ProcessHandle> process = state.process(name);
+            if (name.equals(RunState.PROMETHEUS) && process.isEmpty()) {
+                continue;
+            }
+            int port = state.port(name).orElse(LocalSystem.FIXED_PORTS.getOrDefault(name, 0));
+            URI base = URI.create((name.equals(RunState.PROMETHEUS) ? "http://127.0.0.1:" : "http://localhost:") + port);
+            boolean ready = process.isPresent() && (name.equals(RunState.PROMETHEUS)
+                    ? Http.get(base.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent() : Http.ready(base));
+            allReady &= ready;
+            String knobs = name.equals(RunState.PROMETHEUS) || !ready ? "" : ServiceInfo.fetch(base).summary();
+            System.out.printf("  %-17s pid %-8s %-24s %-10s %s%n", name,
+                    process.map(h -> Long.toString(h.pid())).orElse("-"), base,
+                    process.isEmpty() ? "NOT RUNNING" : ready ? "ready" : "NOT READY", knobs);
+        }
+        return allReady ? 0 : 1;
+    }
+}

@@ -1,0 +1,35 @@
+package lab.fanout.bench.cli;
+
+import java.nio.file.Path;
+
+/**
+ * Where the CLI keeps things, all under the checkout ({@code -Dlab.repo}, set by {@code ./lab}; else the working
+ * directory): {@code .lab/run} (pids and ports of {@code ./lab up}), {@code .lab/logs}, {@code .lab/prometheus},
+ * {@code results}. All git-ignored.
+ */
+public record Workspace(Path repo) {
+
+    public static Workspace current() {
+        return new Workspace(Path.of(System.getProperty("lab.repo", "")).toAbsolutePath().normalize());
+    }
+
+    public Path runDir() {
+        return repo.resolve(".lab/run");
+    }
+
+    public Path logDir() {
+        return repo.resolve(".lab/logs");
+    }
+
+    public Path prometheusData() {
+        return repo.resolve(".lab/prometheus");
+    }
+
+    public Path prometheusConfig() {
+        return repo.resolve("prometheus/prometheus.yml");
+    }
+
+    public Path results() {
+        return repo.resolve("results");
+    }
+}

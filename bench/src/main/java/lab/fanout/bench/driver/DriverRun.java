@@ -1,0 +1,40 @@
+package lab.fanout.bench.driver;
+
+import java.time.Duration;
+import java.util.SortedMap;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one driver run measured.
+ *
+ * @param requested      requests the driver was told to send, or -1 when it ran for a duration (then requests lost
+ *                       to transport errors cannot be counted from hey's CSV)
+ * @param answered       requests with an HTTP answer, any status
+ * @param ok             answers with a 2xx status
+ * @param errors         error kind to count, e.g. {@code HTTP 504} or {@code transport}
+ * @param windowSeconds  from the first request's start to the last answer, s
+ * @param latencyMicros  response time of every answered request, µs
+ * @param driverCpu      CPU time the driver process itself used (sampled while it ran), or null if unknown
+ */
+public record DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
+                        Histogram latencyMicros, Duration driverCpu) {
+
+    /** @return successful requests per second over the window (what hey and ab call Requests/sec, errors left out) */
+    public double throughput() {
+        return windowSeconds > 0 ? ok / windowSeconds : 0;
+    }
+
+    /** @return answered requests per second, errors included (for sizing the next run) */
+    public double answeredPerSecond() {
+        return windowSeconds > 0 ? answered / windowSeconds : 0;
+    }
+
+    public long errorCount() {
+        return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    static Histogram histogram() {
+        return new Histogram(3);   // auto-resizing, 3 significant digits: 0.1 % of any value
+    }
+}

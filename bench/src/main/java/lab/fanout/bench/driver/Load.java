@@ -1,0 +1,33 @@
+package lab.fanout.bench.driver;
+
+import java.net.URI;
+
+/**
+ * One run of a load driver against one URL.
+ *
+ * @param url             the full request URL, query included
+ * @param concurrency     clients (hey -c, ab -c): each sends its next request when its last one is answered
+ * @param requests        total requests (a multiple of {@code concurrency}: hey gives each client requests ÷ c), or
+ *                        null to run for {@code durationSeconds}
+ * @param durationSeconds how long to send, when {@code requests} is null; in-flight requests still finish
+ * @param ratePerSecond   open model: the total offered rate in req/s, spread over the clients (hey -q is per client,
+ *                        so q = rate ÷ c); null for a closed loop
+ * @param timeoutSeconds  per-request timeout (hey -t, ab -s); 0 = none (hey only)
+ */
+public record Load(URI url, int concurrency, Integer requests, Integer durationSeconds, Double ratePerSecond,
+                   int timeoutSeconds) {
+
+    public Load {
+        if ((requests == null) == (durationSeconds == null)) {
+            throw new IllegalArgumentException("give requests or durationSeconds, not both or neither");
+        }
+        if (requests != null && requests < concurrency) {
+            throw new IllegalArgumentException("requests " + requests + " < concurrency " + concurrency);
+        }
+    }
+
+    /** @return {@code requests} rounded to a multiple of {@code concurrency}, at least one per client */
+    public static int roundedRequests(double requests, int concurrency) {
+        return concurrency * (int) Math.max(1, Math.round(requests / concurrency));
+    }
+}

@@ -1,0 +1,44 @@
+package lab.fanout.bench.matrix;
+
+import java.util.Locale;
+
+import lab.fanout.bench.model.Strategy;
+
+/**
+ * One point of the matrix: measured after a warm-up, {@code repetitions} times.
+ *
+ * @param block           the block (table) it belongs to
+ * @param strategy        main-service's fan-out strategy
+ * @param profile         main-service's request threads: virtual or platform
+ * @param tomcatThreads   server.tomcat.threads.max; null = the service's default
+ * @param poolSize        fanout.pool.max-total and max-per-route; null = the service's default
+ * @param concurrency     load driver clients
+ * @param latencyMs       downstream latency per call, ms
+ * @param ratePerSecond   open model: offered req/s; null = closed loop
+ * @param requests        requests per repetition, or null to size them from the warm-up to last durationSeconds
+ * @param durationSeconds target length of a repetition, s (when requests is null)
+ * @param warmupSeconds   length of the unmeasured warm-up, s
+ * @param repetitions     measured runs
+ * @param timeoutSeconds  per-request timeout of the driver, s
+ */
+public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                   int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
+                   int warmupSeconds, int repetitions, int timeoutSeconds) {
+
+    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500} */
+    public String label() {
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s", strategy, profile, concurrency,
+                latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                ratePerSecond == null ? "" : String.format(Locale.ROOT, " rate=%.0f/s", ratePerSecond));
+    }
+
+    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500} */
+    public String id(int index) {
+        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s", index, strategy, profile, concurrency, latencyMs,
+                orDefault(tomcatThreads), orDefault(poolSize), ratePerSecond == null ? "" : "-r" + Math.round(ratePerSecond));
+    }
+
+    private static String orDefault(Integer v) {
+        return v == null ? "default" : v.toString();
+    }
+}

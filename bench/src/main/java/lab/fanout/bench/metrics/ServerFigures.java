@@ -1,0 +1,19 @@
+package lab.fanout.bench.metrics;
+
+/**
+ * main-service's own figures during one measured run, scraped from {@code /actuator/prometheus}. Null = the metric
+ * was absent (shown as n/a, never as 0).
+ *
+ * @param peakPlatformThreads {@code jvm_threads_live_threads}: platform threads only
+ * @param peakVirtualThreads  {@code jvm_threads_virtual_live_threads} summed over {@code scheduling_status}: the
+ *                            virtual threads mounted on a carrier or queued for one, not the parked ones (the JDK's
+ *                            scheduler MXBean counts no more)
+ * @param peakPoolLeased      {@code httpcomponents_httpclient_pool_total_connections{state="leased"}}
+ * @param peakPoolPending     {@code httpcomponents_httpclient_pool_total_pending}: calls waiting for a connection
+ * @param cpuSeconds          main-service CPU used during the run, from {@code process_cpu_time_ns_total}, else
+ *                            {@code process_cpu_usage} x cores x seconds averaged over the scrapes
+ * @param scrapes             successful scrapes (every 500 ms): peaks between scrapes can be missed
+ */
+public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                            Double peakPoolPending, Double cpuSeconds, int scrapes) {
+}

@@ -1,0 +1,107 @@
+package lab.fanout.bench.report;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The machine and software behind a run ({@code environment.txt}), and the short summary results.md puts next to
+ * the figures. Every line degrades to "unknown" rather than failing a finished run.
+ */
+public final class Environment {
+
+    private Environment() {
+    }
+
+    public static String cpuModel() {
+        return read("/proc/cpuinfo").lines().filter(l -> l.startsWith("model name")).findFirst()
+                .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+    }
+
+    public static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public static String memory() {
+        return read("/proc/meminfo").lines().filter(l -> l.startsWith("MemTotal:")).findFirst()
+                .map(l -> String.format(Locale.ROOT, "%.1f GB", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0))
+                .orElse("unknown memory");
+    }
+
+    public static String os() {
+        String pretty = read("/etc/os-release").lines().filter(l -> l.startsWith("PRETTY_NAME=")).findFirst()
+                .map(l -> l.substring(12).replace("\"", "")).orElse(System.getProperty("os.name"));
+        return pretty + ", kernel " + System.getProperty("os.version");
+    }
+
+    public static String jdk() {
+        return System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version");
+    }
+
+    /** @return load averages over 1, 5 and 15 minutes: how busy the machine already was */
+    public static String loadAverage() {
+        String[] f = read("/proc/loadavg").trim().split("\\s+");
+        return f.length >= 3 ? f[0] + " " + f[1] + " " + f[2] : "unknown";
+    }
+
+    public static String gitCommit(Path repo) {
+        String commit = run(repo, "git", "rev-parse", "--short=12", "HEAD").orElse("unknown");
+        boolean dirty = run(repo, "git", "status", "--porcelain", "--untracked-files=no").map(s -> !s.isBlank()).orElse(false);
+        return commit + (dirty ? " (with uncommitted changes)" : "");
+    }
+
+    /** @return one line for results.md */
+    public static String summary(Path repo) {
+        return String.format(Locale.ROOT, "Machine: %s, %d cores, %s RAM, %s; JDK %s; git %s", cpuModel(), cores(),
+                memory(), os(), jdk(), gitCommit(repo));
+    }
+
+    /**
+     * @param knobs    lines describing the matrix, target, driver and service JVM flags
+     * @param loadBefore load average when the run started
+     */
+    public static String text(Path repo, List<String> knobs, String loadBefore) {
+        List<String> lines = new ArrayList<>();
+        lines.add("cpu_model: " + cpuModel());
+        lines.add("cores: " + cores());
+        lines.add("memory: " + memory());
+        lines.add("os: " + os());
+        lines.add("jdk: " + jdk());
+        lines.add("lab_jvm_flags: " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        lines.add("git_commit: " + gitCommit(repo));
+        lines.add("load_average_before: " + loadBefore);
+        lines.add("load_average_after: " + loadAverage());
+        lines.add("hey: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "hey").orElse("unknown"));
+        lines.add("ab: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "apache2-utils").orElse("unknown"));
+        lines.addAll(knobs);
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static String read(String file) {
+        try {
+            return Files.readString(Path.of(file));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static Optional<String> run(Path dir, String... command) {
+        try {
+            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 ? Optional.of(out) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}

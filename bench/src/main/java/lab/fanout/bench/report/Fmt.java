@@ -1,0 +1,36 @@
+package lab.fanout.bench.report;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Number formats of the report: "n/a" for an absent figure, never 0. */
+final class Fmt {
+
+    private Fmt() {
+    }
+
+    /** Requests per second: 2 decimals below 10, 1 below 100, else none (the seed's 1.64 and 66.58 stay readable). */
+    static String rate(Double v) {
+        if (v == null || v.isNaN()) {
+            return "n/a";
+        }
+        if (v.isInfinite()) {
+            return "∞";
+        }
+        return String.format(Locale.ROOT, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
+    }
+
+    static String num(Double v, int decimals) {
+        return v == null || v.isNaN() ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    static String pct(double v) {
+        return Double.isNaN(v) ? "n/a" : Math.round(100 * v) + " %";
+    }
+
+    static String errors(long count, Map<String, Long> kinds) {
+        return count == 0 ? "0" : count + " (" + kinds.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining(", ")) + ")";
+    }
+}

@@ -1,0 +1,131 @@
+package lab.fanout.bench.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import lab.fanout.bench.run.CellResult;
+import lab.fanout.bench.run.Repetition;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+
+/**
+ * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names. Appended
+ * cell by cell, so an interrupted run keeps what it finished.
+ */
+public final class ResultsCsv {
+
+    /** Column name to value; the order is the file's. */
+    private static final Map<String, Function<Row, Object>> COLUMNS = new LinkedHashMap<>();
+
+    private record Row(CellResult cell, Repetition rep, String target, String driver) {
+    }
+
+    static {
+        col("block", r -> r.cell.cell().block());
+        col("cell", r -> r.cell.index());
+        col("repetition", r -> r.rep.index());
+        col("target", Row::target);
+        col("driver", Row::driver);
+        col("model", r -> r.cell.cell().ratePerSecond() == null ? "closed" : "open");
+        col("strategy", r -> r.cell.cell().strategy());
+        col("profile", r -> r.cell.deployment().profile());
+        col("virtual_request_threads", r -> r.cell.deployment().virtual());
+        col("tomcat_threads_max", r -> r.cell.deployment().tomcatThreads());
+        col("pool_max_total", r -> r.cell.deployment().poolTotal());
+        col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
+        col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
+        col("cores", r -> r.cell.deployment().cores());
+        col("concurrency", r -> r.cell.cell().concurrency());
+        col("latency_ms", r -> r.cell.deployment().latencyMs());
+        col("offered_rate_req_per_s", r -> r.cell.cell().ratePerSecond());
+        col("requests", r -> r.rep.load().requests());
+        col("warmup_s", r -> r.cell.cell().warmupSeconds());
+        col("timeout_s", r -> r.cell.cell().timeoutSeconds());
+        col("window_s", r -> r.rep.run().windowSeconds());
+        col("answered", r -> r.rep.run().answered());
+        col("ok", r -> r.rep.run().ok());
+        col("errors", r -> r.rep.run().errorCount());
+        col("error_kinds", r -> kinds(r.rep.run().errors()));
+        col("throughput_req_per_s", r -> r.rep.run().throughput());
+        col("p50_ms", r -> pct(r, 50));
+        col("p90_ms", r -> pct(r, 90));
+        col("p99_ms", r -> pct(r, 99));
+        col("max_ms", r -> r.rep.run().latencyMicros().getMaxValue() / 1000.0);
+        col("bound_req_per_s", r -> r.cell.bound().requestsPerSecond());
+        col("bound_limit", r -> r.cell.bound().limit());
+        col("efficiency_pct", r -> 100 * r.cell.bound().efficiency(r.rep.run().throughput()));
+        col("peak_platform_threads", r -> r.rep.server().peakPlatformThreads());
+        col("peak_virtual_threads_mounted_queued", r -> r.rep.server().peakVirtualThreads());
+        col("peak_pool_leased", r -> r.rep.server().peakPoolLeased());
+        col("peak_pool_pending", r -> r.rep.server().peakPoolPending());
+        col("main_cpu_s", r -> r.rep.server().cpuSeconds());
+        col("heap_after_cell_mb", r -> r.cell.heapAfterBytes() == null ? null : r.cell.heapAfterBytes() / 1e6);
+        col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());
+        col("driver_cpu_s", r -> r.rep.run().driverCpu() == null ? null : r.rep.run().driverCpu().toNanos() / 1e9);
+        col("command", r -> r.cell.command());
+    }
+
+    public static List<String> header() {
+        return List.copyOf(COLUMNS.keySet());
+    }
+
+    private final Path file;
+    private final String target;
+    private final String driver;
+
+    public ResultsCsv(Path file, String target, String driver) {
+        this.file = file;
+        this.target = target;
+        this.driver = driver;
+    }
+
+    public synchronized void append(CellResult cell) {
+        boolean fresh = !Files.exists(file);
+        try (Writer w = Files.newBufferedWriter(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+             CSVPrinter csv = CSVFormat.DEFAULT.builder().setRecordSeparator('\n').get().print(w)) {
+            if (fresh) {
+                csv.printRecord(header());
+            }
+            for (Repetition rep : cell.repetitions()) {
+                Row row = new Row(cell, rep, target, driver);
+                List<Object> values = new ArrayList<>();
+                COLUMNS.values().forEach(f -> values.add(format(f.apply(row))));
+                csv.printRecord(values);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static void col(String name, Function<Row, Object> value) {
+        COLUMNS.put(name, value);
+    }
+
+    private static Object pct(Row r, double p) {
+        return r.rep.run().latencyMicros().getTotalCount() == 0 ? null
+                : r.rep.run().latencyMicros().getValueAtPercentile(p) / 1000.0;
+    }
+
+    private static String kinds(Map<String, Long> errors) {
+        return errors.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; "));
+    }
+
+    /** Absent figures stay empty (never 0); numbers get 3 decimals at most. */
+    private static Object format(Object v) {
+        if (v instanceof Double d) {
+            return d.isNaN() || d.isInfinite() ? "" : String.format(Locale.ROOT, "%.3f", d).replaceFirst("\\.?0+$", "");
+        }
+        return v == null ? "" : v;
+    }
+}

@@ -1,0 +1,119 @@
+package lab.fanout.bench.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.run.CellResult;
+
+/**
+ * {@code results.md}: per block a knobs header and, per profile, a table in the seed's shape (Concurrency, Executor,
+ * Req./Sec.) with the bound, efficiency, latency percentiles and main-service's own figures beside each throughput.
+ * Knobs that vary inside a block become columns; the others go to its header.
+ */
+public final class ResultsMarkdown {
+
+    /** A knob that can vary inside a block: its header label, column label and value. */
+    private record Knob(String header, String column, Function<CellResult, Object> value) {
+    }
+
+    private static final List<Knob> KNOBS = List.of(
+            new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads()),
+            new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
+            new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
+            new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
+            new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null
+                    ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s (open model)"));
+
+    private ResultsMarkdown() {
+    }
+
+    /**
+     * @param title  first heading, e.g. {@code fanout-lab benchmark: quick}
+     * @param intro  lines under it: command, machine, target (see {@link Environment#summary})
+     * @param charts block name to chart file names
+     */
+    public static String render(String title, List<String> intro, List<CellResult> results, Map<String, List<String>> charts,
+                                boolean interrupted) {
+        StringBuilder md = new StringBuilder("# " + title + "\n\n");
+        intro.forEach(line -> md.append(line).append("  \n"));
+        if (interrupted) {
+            md.append("\n**Interrupted (Ctrl-C): only the cells finished before are shown.**\n");
+        }
+        md.append("\n").append(LEGEND);
+        Map<String, List<CellResult>> blocks = results.stream()
+                .collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()));
+        blocks.forEach((block, cells) -> block(md, block, cells, charts.getOrDefault(block, List.of())));
+        return md.toString();
+    }
+
+    private static void block(StringBuilder md, String name, List<CellResult> cells, List<String> charts) {
+        List<Knob> varying = KNOBS.stream().filter(k -> cells.stream().map(k.value).distinct().count() > 1).toList();
+        CellResult first = cells.getFirst();
+        Cell c = first.cell();
+        md.append("\n## ").append(name).append("\n\n```\n");
+        KNOBS.stream().filter(k -> !varying.contains(k)).forEach(k -> md.append(k.header).append(" : ").append(k.value.apply(first)).append('\n'));
+        md.append("Request Number       : ").append(c.requests() != null ? c.requests() + " per repetition"
+                : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
+        md.append("Repetitions          : ").append(c.repetitions()).append(" after a ").append(c.warmupSeconds())
+                .append(" s warm-up (not measured)\n");
+        md.append("Common pool          : parallelism ").append(first.deployment().parallelism())
+                .append(" on ").append(first.deployment().cores()).append(" cores\n```\n");
+        Map<String, List<CellResult>> byProfile = cells.stream()
+                .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
+        byProfile.forEach((profile, rows) -> table(md, profile, rows, varying));
+        charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
+        md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
+    }
+
+    private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Knob> varying) {
+        md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n");
+        List<String> head = new ArrayList<>(List.of("Concurrency", "Executor"));
+        varying.forEach(k -> head.add(k.column));
+        head.addAll(List.of("Req./Sec. median (min–max)", "Bound (limit)", "Efficiency", "p50 / p90 / p99 / max (ms)",
+                "Errors", "Time (s)", "Peak threads platform / virtual", "Peak pool leased / pending",
+                "CPU s / 1k req", "Heap after (MB)", "Machine CPU"));
+        md.append("| ").append(String.join(" | ", head)).append(" |\n|");
+        head.forEach(h -> md.append(h.startsWith("Concurrency") || h.equals("Executor") ? ":---|" : "---:|"));
+        md.append('\n');
+        for (CellResult r : rows) {
+            List<String> cells = new ArrayList<>(List.of(r.cell().strategy().concurrencyLabel(), r.cell().strategy().executorLabel()));
+            varying.forEach(k -> cells.add(Objects.toString(k.value.apply(r))));
+            cells.add(Fmt.rate(r.throughputMedian()) + " (" + Fmt.rate(r.throughputMin()) + "–" + Fmt.rate(r.throughputMax()) + ")"
+                    + (r.rateSustained() ? "" : " ⚠ rate not sustained"));
+            cells.add(Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")");
+            cells.add(Fmt.pct(r.efficiency()));
+            cells.add(Fmt.num(r.latencyMs(50), 0) + " / " + Fmt.num(r.latencyMs(90), 0) + " / "
+                    + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0));
+            cells.add(Fmt.errors(r.errorCount(), r.errors()));
+            cells.add(Fmt.num(r.windowMedianSeconds(), 1));
+            cells.add(Fmt.num(r.peakPlatformThreads(), 0) + " / " + Fmt.num(r.peakVirtualThreads(), 0));
+            cells.add(Fmt.num(r.peakPoolLeased(), 0) + " / " + Fmt.num(r.peakPoolPending(), 0));
+            cells.add(Fmt.num(r.cpuSecondsPer1000(), 2));
+            cells.add(Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0));
+            cells.add(Fmt.num(r.machineBusyPercent(), 0) + " %");
+            md.append("| ").append(String.join(" | ", cells)).append(" |\n");
+        }
+    }
+
+    static final String LEGEND = """
+            How to read (details: docs/benchmarks.md in the repository):
+            - **Req./Sec.**: successful (2xx) requests per second, median of the repetitions (min–max in brackets).
+            - **Bound**: Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
+              (platform only), pool ÷ (3 × latency), route ÷ latency, common-pool parallelism ÷ (3 × latency); W = ideal
+              latency = 1 × latency (parallel) or 3 × latency (sequential). The limit says which resource sets it.
+            - **Efficiency** = Req./Sec. ÷ Bound: what CPU, the network, the driver and queueing cost.
+            - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
+              closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
+            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one repetition.
+            - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
+              are not counted by the JVM), scraped every 500 ms. **Pool**: leased / waiting connections. n/a = metric absent.
+            - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole
+              machine (driver and all services included) busy share; near 100 % the CPU, not the strategy, is the limit.
+            """;
+}

@@ -1,0 +1,184 @@
+package lab.fanout.bench.run;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import lab.fanout.bench.driver.DriverRun;
+import lab.fanout.bench.driver.Load;
+import lab.fanout.bench.driver.LoadDriver;
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.metrics.MachineCpu;
+import lab.fanout.bench.metrics.Scraper;
+import lab.fanout.bench.metrics.ServerFigures;
+import lab.fanout.bench.model.Bound;
+
+/**
+ * Runs cells one after another: prepare the target, warm up (never measured), then the repetitions, each with
+ * main-service scraped meanwhile. {@link #cancel()} (Ctrl-C) stops the load; the cell in progress is dropped, the
+ * finished ones are kept.
+ */
+public final class BenchRunner {
+
+    private final Target target;
+    private final LoadDriver driver;
+    private final Path rawDir;
+    private final PrintStream out;
+    private final Consumer<CellResult> onCell;
+    private volatile boolean cancelled;
+
+    /**
+     * @param rawDir where the drivers' own output goes, one set of files per run
+     * @param onCell called with each finished cell (e.g. to append it to results.csv at once)
+     */
+    public BenchRunner(Target target, LoadDriver driver, Path rawDir, PrintStream out, Consumer<CellResult> onCell) {
+        this.target = target;
+        this.driver = driver;
+        this.rawDir = rawDir;
+        this.out = out;
+        this.onCell = onCell;
+    }
+
+    /** @return the finished cells, all of them unless cancelled */
+    public List<CellResult> run(List<Cell> cells) throws InterruptedException {
+        List<CellResult> done = new ArrayList<>();
+        Eta eta = new Eta(cells, target);
+        for (int i = 0; i < cells.size() && !cancelled; i++) {
+            Cell cell = cells.get(i);
+            out.printf("[%d/%d] %s%n", i + 1, cells.size(), cell.label());
+            CellResult result = runCell(i + 1, cell);
+            if (result == null) {
+                break;
+            }
+            done.add(result);
+            onCell.accept(result);
+            eta.done(i);
+            out.printf("[%d/%d] %s | %s elapsed, ETA %s%n", i + 1, cells.size(), summary(result),
+                    Eta.format(eta.elapsed()), Eta.format(eta.remaining()));
+        }
+        return done;
+    }
+
+    /** Stops the run in progress; {@link #run} returns the cells finished before. */
+    public void cancel() {
+        cancelled = true;
+        driver.stop();
+    }
+
+    private CellResult runCell(int index, Cell cell) throws InterruptedException {
+        Deployment d = target.prepare(cell);
+        Bound bound = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
+                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
+        String id = cell.id(index);
+        Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
+                cell.timeoutSeconds());
+        DriverRun warm = driver.run(warmup, rawDir.resolve(id + "-warmup"));
+        if (cancelled) {
+            return null;
+        }
+        Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, warm), null, cell.ratePerSecond(),
+                cell.timeoutSeconds());
+        Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
+        List<Repetition> reps = new ArrayList<>();
+        for (int r = 1; r <= cell.repetitions(); r++) {
+            MachineCpu cpu = MachineCpu.now();
+            Scraper.Sampling sampling = scraper.start();
+            DriverRun run = driver.run(load, rawDir.resolve(id + "-rep" + r));
+            ServerFigures server = sampling.stop();
+            if (cancelled) {
+                return null;
+            }
+            reps.add(new Repetition(r, load, run, server, MachineCpu.busyPercentSince(cpu)));
+        }
+        String command = LoadDriver.shellLine(driver.command(load, Path.of(id + "-rep1")));
+        return new CellResult(index, cell, d, bound, reps, scraper.heapBytes(), command);
+    }
+
+    /** The block's request count, or enough for durationSeconds at the warm-up's (or the offered) rate. */
+    static int requests(Cell cell, DriverRun warm) {
+        if (cell.requests() != null) {
+            return Load.roundedRequests(cell.requests(), cell.concurrency());
+        }
+        double rate = cell.ratePerSecond() != null ? cell.ratePerSecond() : warm.answeredPerSecond();
+        return Load.roundedRequests(rate * cell.durationSeconds(), cell.concurrency());
+    }
+
+    static String summary(CellResult r) {
+        return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors%s",
+                r.cell().label(), r.throughputMedian(), r.throughputMin(), r.throughputMax(), r.bound().requestsPerSecond(),
+                r.bound().limit(), Double.isNaN(r.efficiency()) ? "n/a" : Math.round(100 * r.efficiency()) + "%",
+                r.latencyMs(99), r.errorCount(), r.rateSustained() ? "" : ", RATE NOT SUSTAINED");
+    }
+
+    /** @return the estimated length of a run of {@code cells}; {@code local}: counting service restarts */
+    public static java.time.Duration estimate(List<Cell> cells, boolean local) {
+        double seconds = 0;
+        for (int i = 0; i < cells.size(); i++) {
+            seconds += Eta.estimateSeconds(cells.get(i)) + (local ? 30 * LocalTarget.restarts(i == 0 ? null : cells.get(i - 1), cells.get(i)) : 0);
+        }
+        return java.time.Duration.ofSeconds(Math.round(seconds));
+    }
+
+    /** Remaining time: each cell's estimate, scaled by how the estimates of the finished cells compared to reality. */
+    public static final class Eta {
+        private final long start = System.nanoTime();
+        private final double[] estimates;
+        private double estimatedDone;
+        private int next;
+
+        Eta(List<Cell> cells, Target target) {
+            estimates = new double[cells.size()];
+            for (int i = 0; i < cells.size(); i++) {
+                estimates[i] = estimateSeconds(cells.get(i)) + 30 * target.restartsBetween(i == 0 ? null : cells.get(i - 1), cells.get(i));
+            }
+        }
+
+        void done(int index) {
+            estimatedDone += estimates[index];
+            next = index + 1;
+        }
+
+        Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - start);
+        }
+
+        Duration remaining() {
+            double left = 0;
+            for (int i = next; i < estimates.length; i++) {
+                left += estimates[i];
+            }
+            double scale = estimatedDone == 0 ? 1 : Math.clamp(elapsed().toMillis() / 1000.0 / estimatedDone, 0.3, 3);
+            return Duration.ofSeconds(Math.round(left * scale));
+        }
+
+        /** Warm-up plus repetitions; a request-count cell at 90 % of a bound with the services' default knobs. */
+        static double estimateSeconds(Cell c) {
+            double perRep;
+            if (c.durationSeconds() != null) {
+                perRep = c.durationSeconds();
+            } else {
+                int cores = Runtime.getRuntime().availableProcessors();
+                Bound b = Bound.of(c.strategy(), c.profile().equals("virtual"), c.concurrency(),
+                        c.tomcatThreads() == null ? 200 : c.tomcatThreads(), c.poolSize() == null ? 500 : c.poolSize(),
+                        c.poolSize() == null ? 500 : c.poolSize(), c.latencyMs(), Math.max(1, cores - 1), c.ratePerSecond());
+                // past main-service's default 10 s deadline a request ends anyway, as a 504
+                int inFlight = c.profile().equals("virtual") || c.tomcatThreads() == null ? c.concurrency()
+                        : Math.min(c.concurrency(), c.tomcatThreads());
+                double rate = Math.max(0.9 * b.requestsPerSecond(), inFlight / 10.0);
+                perRep = Double.isInfinite(b.requestsPerSecond()) ? 1 : c.requests() / rate;
+            }
+            double tail = 3 * c.latencyMs() / 1000.0;
+            return c.warmupSeconds() + tail + c.repetitions() * (perRep + tail + 1);
+        }
+
+        public static String format(Duration d) {
+            long s = d.toSeconds();
+            return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                    : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+        }
+    }
+}

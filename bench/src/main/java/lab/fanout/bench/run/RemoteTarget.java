@@ -1,0 +1,59 @@
+package lab.fanout.bench.run;
+
+import java.net.URI;
+
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.system.Http;
+import lab.fanout.bench.system.ServiceInfo;
+
+/**
+ * An existing deployment (e.g. a cluster behind {@code kubectl port-forward}): its service knobs are what they are
+ * (read from {@code /actuator/info}); only request-level variants are swept, the latency as the {@code latencyMs}
+ * query parameter that main-service forwards to every downstream call.
+ */
+public final class RemoteTarget implements Target {
+
+    private final URI base;
+
+    /** @throws IllegalStateException when main-service is not ready there */
+    public RemoteTarget(URI base) {
+        this.base = URI.create(base.toString().replaceFirst("/+$", ""));
+        if (!Http.ready(this.base)) {
+            throw new IllegalStateException("no ready main-service at " + base + " (GET /actuator/health/readiness)");
+        }
+    }
+
+    public ServiceInfo info() {
+        return ServiceInfo.fetch(base);
+    }
+
+    @Override
+    public Deployment prepare(Cell cell) {
+        return Deployment.of(info(), cell.latencyMs());
+    }
+
+    @Override
+    public URI url(Cell cell) {
+        return URI.create(base + ORDERS_PATH + "?concurrency=" + cell.strategy() + "&latencyMs=" + cell.latencyMs());
+    }
+
+    @Override
+    public URI mainBaseUrl() {
+        return base;
+    }
+
+    @Override
+    public String describe() {
+        return base + " (existing deployment: only strategy, concurrency, latency and rate are swept)";
+    }
+
+    @Override
+    public int restartsBetween(Cell previous, Cell next) {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        // not ours to stop
+    }
+}

@@ -1,0 +1,30 @@
+package lab.fanout.bench.run;
+
+import java.net.URI;
+
+import lab.fanout.bench.matrix.Cell;
+
+/** What the load goes to: the local system the harness runs, or an existing deployment. */
+public interface Target extends AutoCloseable {
+
+    String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";
+
+    /** Gets main-service ready for {@code cell} (restarting what must change) and returns what it reports. */
+    Deployment prepare(Cell cell);
+
+    /** @return the URL the driver loads for {@code cell} */
+    URI url(Cell cell);
+
+    /** @return main-service's base URL (actuator) */
+    URI mainBaseUrl();
+
+    /** @return e.g. {@code local (started by the harness)} or {@code http://localhost:2222 (existing deployment)} */
+    String describe();
+
+    /** @return how many service restarts {@link #prepare} will do to get from {@code previous} (or nothing) to {@code next} */
+    int restartsBetween(Cell previous, Cell next);
+
+    /** Stops what the target started; a no-op for an existing deployment. */
+    @Override
+    void close();
+}

@@ -1,0 +1,327 @@
+package lab.fanout.bench.system;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The four services as local JVMs: accounts-, orders-, products- and main-service, each started from its jar
+ * ({@code <module>/target/<module>.jar}) with {@code java --enable-preview} of the JDK running this code, its own log
+ * file, and ports and knobs passed as {@code --spring} properties. {@link #close()} stops them gracefully.
+ * <p>
+ * Attached ({@link #start}) processes share this JVM's process group, so a Ctrl-C in the terminal reaches them too;
+ * detached ones ({@link #startDetached}, for {@code ./lab up}) get their own session and outlive the CLI.
+ */
+public final class LocalSystem implements AutoCloseable {
+
+    public static final String MAIN = "main-service";
+    /** Start order and stop order reversed: main-service goes first on stop, so its in-flight calls can finish. */
+    public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
+    /** The seed demo's ports, which its {@code ab} lines use. */
+    public static final Map<String, Integer> FIXED_PORTS = Map.of(
+            "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
+
+    /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
+            System.getenv().getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
+
+    /**
+     * What to start and with which knobs.
+     *
+     * @param repoRoot                  the checkout holding {@code <module>/target/<module>.jar}
+     * @param profile                   main-service's request threads: {@code virtual} or {@code platform}
+     * @param tomcatThreads             {@code server.tomcat.threads.max} of main-service; null = its default (200).
+     *                                  No effect under {@code virtual} (spring-boot#41937)
+     * @param poolSize                  {@code fanout.pool.max-total} and {@code max-per-route}; null = default (500)
+     * @param latencyMs                 {@code downstream.latency} of the three downstreams in ms; null = default (200)
+     * @param freePorts                 true: free ports picked by the OS; false: the seed's 2222/8081/8082/8083
+     * @param logDir                    one {@code <service>.log} per service
+     * @param extraMainProperties       more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
+     * @param extraDownstreamProperties more Spring properties for the three downstreams
+     * @param extraJvmArgs              JVM options for all four, e.g. {@code -Xmx512m}
+     */
+    public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
+                             boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
+                             Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
+
+        public static final List<String> PROFILES = List.of("virtual", "platform");
+
+        public LaunchSpec {
+            Objects.requireNonNull(repoRoot, "repoRoot");
+            Objects.requireNonNull(logDir, "logDir");
+            if (!PROFILES.contains(profile)) {
+                throw new IllegalArgumentException("profile '" + profile + "' is not one of " + PROFILES);
+            }
+            positive("tomcatThreads", tomcatThreads);
+            positive("poolSize", poolSize);
+            if (latencyMs != null && (latencyMs < 0 || latencyMs > 60_000)) {
+                throw new IllegalArgumentException("latencyMs " + latencyMs + " is not in 0..60000");
+            }
+            extraMainProperties = Map.copyOf(extraMainProperties);
+            extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
+            extraJvmArgs = List.copyOf(extraJvmArgs);
+        }
+
+        /** Virtual profile, every knob at its default, the seed's ports, logs in {@code .lab/logs}. */
+        public static LaunchSpec defaults(Path repoRoot) {
+            return new LaunchSpec(repoRoot, "virtual", null, null, null, false, repoRoot.resolve(".lab/logs"),
+                    Map.of(), Map.of(), List.of());
+        }
+
+        public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+        }
+
+        public LaunchSpec withFreePorts(boolean free, Path logs) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+        }
+
+        /** Whether the downstreams started for {@code this} serve {@code other} unchanged. */
+        boolean sameDownstreams(LaunchSpec other) {
+            return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
+                    && extraDownstreamProperties.equals(other.extraDownstreamProperties)
+                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot);
+        }
+
+        List<String> springArgs(String service, Map<String, Integer> ports) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("server.port", ports.get(service));
+            if (service.equals(MAIN)) {
+                p.put("spring.profiles.active", profile);
+                p.put("server.tomcat.threads.max", tomcatThreads);
+                p.put("fanout.pool.max-total", poolSize);
+                p.put("fanout.pool.max-per-route", poolSize);
+                for (String d : List.of("orders", "products", "accounts")) {
+                    p.put("fanout.downstreams." + d, "http://localhost:" + ports.get(d + "-service"));
+                }
+                p.putAll(extraMainProperties);
+            } else {
+                p.put("downstream.latency", latencyMs == null ? null : latencyMs + "ms");
+                p.putAll(extraDownstreamProperties);
+            }
+            List<String> args = new ArrayList<>();
+            p.forEach((k, v) -> {
+                if (v != null) {
+                    args.add("--" + k + "=" + v);
+                }
+            });
+            return args;
+        }
+
+        private static void positive(String name, Integer value) {
+            if (value != null && value < 1) {
+                throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+            }
+        }
+    }
+
+    private final boolean detached;
+    private final Map<String, Integer> ports;
+    // not guarded by one monitor: close() from a Ctrl-C hook must not wait for a start that is still waiting
+    private final Map<String, Process> processes = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final PrintStream progress;
+    private volatile LaunchSpec spec;
+    private volatile boolean closed;
+    private final Thread hook = new Thread(this::close, "lab-local-system-stop");
+
+    private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> ports, PrintStream progress) {
+        this.spec = spec;
+        this.detached = detached;
+        this.ports = Map.copyOf(ports);
+        this.progress = progress;
+    }
+
+    /**
+     * Starts the four services and waits until each answers {@code /actuator/health/readiness} with 200.
+     *
+     * @throws IllegalStateException a jar is missing (message: how to build), a port is busy (message: which port
+     *                               and, if findable, which process), or a service did not get ready within 120 s
+     *                               (message: the last lines of its log); whatever was started is stopped first
+     */
+    public static LocalSystem start(LaunchSpec spec) {
+        return start(spec, false, System.out);
+    }
+
+    /** As {@link #start}, but in a new session ({@code setsid}): the services outlive this JVM and its terminal. */
+    public static LocalSystem startDetached(LaunchSpec spec) {
+        return start(spec, true, System.out);
+    }
+
+    static LocalSystem start(LaunchSpec spec, boolean detached, PrintStream progress) {
+        SERVICES.forEach(s -> jar(spec.repoRoot(), s));
+        Map<String, Integer> ports = spec.freePorts() ? Ports.free(SERVICES) : Ports.requireFree(FIXED_PORTS);
+        LocalSystem system = new LocalSystem(spec, detached, ports, progress);
+        // until close(), or for detached ones until they are ready, the services never outlive this JVM (Ctrl-C)
+        Runtime.getRuntime().addShutdownHook(system.hook);
+        try {
+            system.launch(SERVICES, false);
+        } catch (RuntimeException e) {
+            system.close();
+            throw e;
+        }
+        if (detached) {
+            system.removeHook();
+        }
+        return system;
+    }
+
+    /**
+     * Brings the running services to {@code next}'s knobs with as few restarts as possible: main-service alone when
+     * only its knobs change, all four when the downstreams' latency (or their properties) change.
+     */
+    public synchronized void apply(LaunchSpec next) {
+        if (next.equals(spec)) {
+            return;
+        }
+        List<String> restart = spec.sameDownstreams(next) ? List.of(MAIN) : SERVICES;
+        stop(restart);
+        spec = next;
+        launch(restart, true);
+    }
+
+    public LaunchSpec spec() {
+        return spec;
+    }
+
+    public URI mainBaseUrl() {
+        return baseUrl(MAIN);
+    }
+
+    /** @param service one of {@link #SERVICES}, e.g. {@code orders-service} */
+    public URI baseUrl(String service) {
+        Integer port = ports.get(service);
+        if (port == null) {
+            throw new IllegalArgumentException("'" + service + "' is not one of " + SERVICES);
+        }
+        return URI.create("http://localhost:" + port);
+    }
+
+    public Map<String, Integer> ports() {
+        return ports;
+    }
+
+    public Map<String, Long> pids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        synchronized (processes) {
+            processes.forEach((s, p) -> pids.put(s, p.pid()));
+        }
+        return pids;
+    }
+
+    public Path logFile(String service) {
+        return spec.logDir().resolve(service + ".log");
+    }
+
+    /** SIGTERM to every service (graceful shutdown), up to 30 s each, then SIGKILL. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        stop(SERVICES);
+        removeHook();
+    }
+
+    private void removeHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook is what called close()
+        }
+    }
+
+    private void launch(List<String> services, boolean appendLogs) {
+        for (String service : services) {
+            if (closed) {
+                throw new IllegalStateException("stopped while starting");
+            }
+            processes.put(service, spawn(service, appendLogs));
+        }
+        progress.print("waiting for " + String.join(", ", services) + " to get ready ");
+        awaitReady(services);
+        progress.println(" ready");
+    }
+
+    private Process spawn(String service, boolean appendLogs) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("--enable-preview");
+        command.addAll(spec.extraJvmArgs());
+        command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
+        command.addAll(spec.springArgs(service, ports));
+        return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
+    }
+
+    private void awaitReady(List<String> services) {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        List<String> waiting = new ArrayList<>(services);
+        long lastDot = 0;
+        while (!waiting.isEmpty()) {
+            for (String service : List.copyOf(waiting)) {
+                Process process = processes.get(service);
+                if (closed || process == null) {
+                    throw new IllegalStateException("stopped while " + service + " was starting");
+                }
+                if (!process.isAlive()) {
+                    throw failure(service, "exited with code " + process.exitValue() + " while starting");
+                }
+                if (Http.ready(baseUrl(service))) {
+                    waiting.remove(service);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds()
+                        + " s (a busy machine? export LAB_READY_TIMEOUT_SECONDS=300)");
+            }
+            if (System.nanoTime() - lastDot > 1_000_000_000L) {
+                progress.print('.');
+                progress.flush();
+                lastDot = System.nanoTime();
+            }
+            Processes.sleep(Duration.ofMillis(250));
+        }
+    }
+
+    private IllegalStateException failure(String service, String what) {
+        progress.println();
+        Path log = logFile(service);
+        return new IllegalStateException(service + " (port " + ports.get(service) + ") " + what + "; last lines of "
+                + log + ":\n" + Logs.tail(log, 25));
+    }
+
+    private void stop(List<String> services) {
+        List<ProcessHandle> handles = new ArrayList<>();
+        for (String service : services.reversed()) {
+            Process p = processes.remove(service);
+            if (p != null) {
+                handles.add(p.toHandle());
+            }
+        }
+        // main-service first, alone: its graceful shutdown may still call the downstreams
+        if (!handles.isEmpty() && services.contains(MAIN)) {
+            Processes.terminate(List.of(handles.removeFirst()));
+        }
+        Processes.terminate(handles);
+    }
+
+    /**
+     * @return {@code <module>/target/<module>.jar}
+     * @throws IllegalStateException if it is missing, telling how to build it
+     */
+    static Path jar(Path repoRoot, String service) {
+        Path jar = repoRoot.resolve(service).resolve("target").resolve(service + ".jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: run ./lab build (or ./mvnw -B package -DskipTests)");
+        }
+        return jar;
+    }
+
+}

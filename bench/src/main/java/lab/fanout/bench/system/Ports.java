@@ -1,0 +1,100 @@
+package lab.fanout.bench.system;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Local TCP ports: free ones from the OS, and who holds a busy one. */
+public final class Ports {
+
+    private static final Pattern SS_PID = Pattern.compile("pid=(\\d+)");
+
+    private Ports() {
+    }
+
+    /** @return one free port per name, all held open together while picking so that no two are the same */
+    static Map<String, Integer> free(List<String> names) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            Map<String, Integer> ports = new LinkedHashMap<>();
+            for (String name : names) {
+                ServerSocket socket = new ServerSocket(0);
+                held.add(socket);
+                ports.put(name, socket.getLocalPort());
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot find free ports", e);
+        } finally {
+            held.forEach(Ports::closeQuietly);
+        }
+    }
+
+    /**
+     * @return {@code ports}, once each was seen free
+     * @throws IllegalStateException naming the busy port, its service and the process holding it if {@code ss} finds it
+     */
+    static Map<String, Integer> requireFree(Map<String, Integer> ports) {
+        ports.forEach((service, port) -> {
+            if (!isFree(port)) {
+                throw new IllegalStateException("port " + port + " (" + service + ") is busy" + holder(port)
+                        + ". Stop that process (if it is from ./lab up: ./lab down).");
+            }
+        });
+        return ports;
+    }
+
+    public static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** @return " by pid N (command line)" when {@code ss -ltnp} names the listener, else "" */
+    static String holder(int port) {
+        return listenerPid(port)
+                .map(pid -> ", held by pid " + pid + ProcessHandle.of(pid)
+                        .flatMap(h -> h.info().commandLine()).map(c -> " (" + abbreviate(c) + ")").orElse(""))
+                .orElse("");
+    }
+
+    static Optional<Long> listenerPid(int port) {
+        try {
+            Process ss = new ProcessBuilder("ss", "-Hltnp", "sport = :" + port).redirectErrorStream(true).start();
+            String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            ss.waitFor(5, TimeUnit.SECONDS);
+            Matcher m = SS_PID.matcher(out);
+            return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();   // no ss: the message just names the port
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 160 ? s : s.substring(0, 157) + "...";
+    }
+
+    private static void closeQuietly(ServerSocket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing a listening socket we own: nothing to recover
+        }
+    }
+}

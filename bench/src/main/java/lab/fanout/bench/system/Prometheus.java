@@ -1,0 +1,45 @@
+package lab.fanout.bench.system;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** A local Prometheus (Debian package {@code prometheus}) on 127.0.0.1:9090 scraping the services of {@code ./lab up}. */
+public final class Prometheus {
+
+    public static final int PORT = 9090;
+    public static final URI URL = URI.create("http://127.0.0.1:" + PORT);
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private Prometheus() {
+    }
+
+    /**
+     * Starts it detached and waits for {@code /-/ready}.
+     *
+     * @throws IllegalStateException prometheus not on PATH (message: the install line), port 9090 busy, or not ready
+     *                               within 60 s (message: the last lines of its log)
+     */
+    public static Process start(Path config, Path dataDir, Path log, Path workDir) {
+        if (!Processes.onPath("prometheus")) {
+            throw new IllegalStateException("prometheus is not installed: apt-get install -y prometheus");
+        }
+        Ports.requireFree(java.util.Map.of("prometheus", PORT));
+        if (!Files.isRegularFile(config)) {
+            throw new IllegalStateException(config + " is missing");
+        }
+        Process p = Processes.spawn(List.of("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dataDir,
+                "--web.listen-address=127.0.0.1:" + PORT), workDir, log, true, false);
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent()) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroy();
+                throw new IllegalStateException("prometheus did not get ready; last lines of " + log + ":\n" + Logs.tail(log, 15));
+            }
+            Processes.sleep(Duration.ofMillis(250));
+        }
+        return p;
+    }
+}

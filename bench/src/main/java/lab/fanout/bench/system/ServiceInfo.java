@@ -1,0 +1,82 @@
+package lab.fanout.bench.system;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The knobs a service reports at {@code /actuator/info} ({@code knobs.runtime}, {@code knobs.fanout},
+ * {@code knobs.downstream}): the truth the bound is computed from, whatever the harness asked for.
+ *
+ * @param json {@code knobs} of the answer; a missing node when the service did not answer
+ */
+public record ServiceInfo(JsonNode json) {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    public static ServiceInfo fetch(URI baseUrl) {
+        return parse(Http.get(baseUrl.resolve("/actuator/info"), Duration.ofSeconds(5)).orElse("{}"));
+    }
+
+    public static ServiceInfo parse(String body) {
+        return new ServiceInfo(JSON.readTree(body).path("knobs"));
+    }
+
+    public boolean present() {
+        return !json.isMissingNode();
+    }
+
+    public String profile() {
+        return json.path("runtime").path("profiles").path(0).asString("?");
+    }
+
+    public boolean virtualRequestThreads() {
+        return json.path("runtime").path("virtualRequestThreads").asBoolean(false);
+    }
+
+    public Integer tomcatThreads() {
+        return integer(json.path("runtime").path("tomcatThreadsMax"));
+    }
+
+    public Integer commonPoolParallelism() {
+        return integer(json.path("runtime").path("commonPoolParallelism"));
+    }
+
+    public Integer poolMaxTotal() {
+        return integer(json.path("fanout").path("pool").path("maxTotal"));
+    }
+
+    public Integer poolMaxPerRoute() {
+        return integer(json.path("fanout").path("pool").path("maxPerRoute"));
+    }
+
+    /** @return downstream.latency in ms (reported as an ISO duration, e.g. PT0.2S), or null on main-service */
+    public Integer latencyMs() {
+        JsonNode latency = json.path("downstream").path("latency");
+        return latency.isString() ? (int) Duration.parse(latency.asString()).toMillis() : null;
+    }
+
+    /** @return e.g. {@code profile=platform tomcatThreads=10 pool=500/500 commonPool=1} or {@code latency=200ms} */
+    public String summary() {
+        if (!present()) {
+            return "(no knobs at /actuator/info)";
+        }
+        List<String> parts = new ArrayList<>();
+        if (latencyMs() != null) {
+            parts.add("latency=" + latencyMs() + "ms");
+        } else {
+            parts.add("profile=" + profile() + (virtualRequestThreads() ? " (virtual request threads)" : ""));
+            parts.add("tomcatThreads=" + tomcatThreads() + " pool=" + poolMaxTotal() + "/" + poolMaxPerRoute()
+                    + " commonPoolParallelism=" + commonPoolParallelism());
+        }
+        return String.join(" ", parts);
+    }
+
+    private static Integer integer(JsonNode n) {
+        return n.isNumber() ? n.asInt() : null;
+    }
+}

@@ -1,0 +1,81 @@
+package lab.fanout.bench.system;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LaunchSpecTest {
+
+    private static final Map<String, Integer> PORTS = Map.of(
+            "main-service", 1, "orders-service", 2, "products-service", 3, "accounts-service", 4);
+
+    @Test
+    void mainServiceGetsKnobsAndDownstreamUrls() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of(".")).withKnobs("platform", 10, 25, 50);
+        assertThat(spec.springArgs("main-service", PORTS)).containsExactly(
+                "--server.port=1", "--spring.profiles.active=platform", "--server.tomcat.threads.max=10",
+                "--fanout.pool.max-total=25", "--fanout.pool.max-per-route=25",
+                "--fanout.downstreams.orders=http://localhost:2", "--fanout.downstreams.products=http://localhost:3",
+                "--fanout.downstreams.accounts=http://localhost:4");
+        assertThat(spec.springArgs("orders-service", PORTS)).containsExactly("--server.port=2", "--downstream.latency=50ms");
+    }
+
+    @Test
+    void unsetKnobsKeepTheServicesDefaults() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
+        assertThat(spec.springArgs("main-service", PORTS)).noneMatch(a -> a.contains("tomcat") || a.contains("pool"));
+        assertThat(spec.springArgs("products-service", PORTS)).containsExactly("--server.port=3");
+    }
+
+    @Test
+    void onlyLatencyChangesRestartTheDownstreams() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
+        assertThat(spec.sameDownstreams(spec.withKnobs("platform", 10, 10, null))).isTrue();
+        assertThat(spec.sameDownstreams(spec.withKnobs("virtual", null, null, 2000))).isFalse();
+    }
+
+    @Test
+    void badKnobsNameTheValidValues() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
+        assertThatThrownBy(() -> spec.withKnobs("loom", null, null, null))
+                .hasMessageContaining("'loom' is not one of [virtual, platform]");
+        assertThatThrownBy(() -> spec.withKnobs("virtual", 0, null, null)).hasMessageContaining("tomcatThreads must be >= 1");
+        assertThatThrownBy(() -> spec.withKnobs("virtual", null, null, 70_000)).hasMessageContaining("0..60000");
+    }
+
+    @Test
+    void missingJarSaysHowToBuild(@TempDir Path repo) {
+        assertThatThrownBy(() -> LocalSystem.start(LaunchSpec.defaults(repo)))
+                .hasMessageContaining("accounts-service.jar is missing: run ./lab build");
+    }
+
+    @Test
+    void busyPortNamesPortServiceAndHolder() throws Exception {
+        try (ServerSocket busy = new ServerSocket(0)) {
+            int port = busy.getLocalPort();
+            assertThatThrownBy(() -> Ports.requireFree(Map.of("main-service", port)))
+                    .hasMessageContaining("port " + port + " (main-service) is busy");
+            if (onPath("ss")) {
+                assertThat(Ports.holder(port)).contains("held by pid " + ProcessHandle.current().pid());
+            }
+        }
+    }
+
+    @Test
+    void freePortsAreDistinct() {
+        assertThat(Ports.free(LocalSystem.SERVICES).values()).doesNotHaveDuplicates().hasSize(4);
+    }
+
+    private static boolean onPath(String tool) {
+        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool)));
+    }
+}
