@@ -29,11 +29,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class MatrixFile {
 
-    public static final List<String> PRESETS = List.of("quick", "seed", "scale");
+    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak");
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
-    /** The YAML document: {@code blocks:} and nothing else. */
-    record Document(List<Block> blocks) {
+    /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */
+    record Document(List<Block> blocks, Map<String, String> mainProperties) {
     }
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
@@ -91,7 +91,8 @@ public final class MatrixFile {
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
             throw new IllegalArgumentException(source + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
         }
-        return validated(name, doc.blocks(), source);
+        Matrix matrix = validated(name, doc.blocks(), source);
+        return new Matrix(matrix.name(), matrix.blocks(), doc.mainProperties());
     }
 
     static Matrix csv(String name, String text, String source) {
