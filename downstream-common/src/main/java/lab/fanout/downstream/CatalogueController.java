@@ -38,11 +38,14 @@ class CatalogueController {
     private final Catalogue catalogue;
     private final DownstreamProperties properties;
     private final CallerMeters meters;
+    private final DownstreamMetrics metrics;
 
-    CatalogueController(Catalogue catalogue, DownstreamProperties properties, CallerMeters meters) {
+    CatalogueController(Catalogue catalogue, DownstreamProperties properties, CallerMeters meters,
+                        DownstreamMetrics metrics) {
         this.catalogue = catalogue;
         this.properties = properties;
         this.meters = meters;
+        this.metrics = metrics;
     }
 
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -65,7 +68,7 @@ class CatalogueController {
         long received = System.nanoTime();
         FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
         try {
-            sleep(plan.delay());
+            metrics.simulateIo(plan.delay());
             ConnectionControl connection = ConnectionControl.of(request);
             if (connection.callerHasClosed()) {
                 meters.abandoned();

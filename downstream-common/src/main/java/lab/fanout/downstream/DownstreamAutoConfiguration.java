@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Import;
 /** Turns a Boot application with a {@code catalogue.json} and a {@code downstream.resource} into a downstream service. */
 @AutoConfiguration
 @EnableConfigurationProperties(DownstreamProperties.class)
-@Import(CatalogueController.class)
+@Import({CatalogueController.class, DownstreamMetrics.class})
 public class DownstreamAutoConfiguration {
 
     @Bean

@@ -116,6 +116,7 @@ public final class Bench implements Callable<Integer> {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
                     cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500));
         }
+        Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
@@ -125,6 +126,10 @@ public final class Bench implements Callable<Integer> {
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
+        if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
+            System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
+                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222");
+        }
 
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -158,8 +163,13 @@ public final class Bench implements Callable<Integer> {
     private void write(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore,
                        List<CellResult> results, boolean interrupted, String failure) {
         Map<String, List<String>> charts = new LinkedHashMap<>();
-        results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
-                .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+        String chartFailure = null;
+        try {
+            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
+                    .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+        } catch (RuntimeException e) {
+            chartFailure = e.toString();   // the tables and the CSV matter more than the pictures
+        }
         String command = "./lab bench " + String.join(" ", args());
         List<String> intro = List.of(
                 "Command: `" + command + "`",
@@ -170,6 +180,9 @@ public final class Bench implements Callable<Integer> {
         List<String> lines = new ArrayList<>(intro);
         if (failure != null) {
             lines.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
+        }
+        if (chartFailure != null) {
+            lines.add("Charts could not be drawn: " + chartFailure);
         }
         write(dir.resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + matrix.name(), lines, results,
                 charts, interrupted));

@@ -94,7 +94,8 @@ public final class HeyDriver extends LoadDriver {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("not hey CSV output (" + csv + "): " + e.getMessage(), e);
         }
-        if (answered == 0 && requested != 0) {
+        if (answered == 0 && requested < 0) {
+            // a duration run (warm-up) with no answer at all: nothing to size the repetitions from
             throw new IllegalStateException("no request was answered (" + csv + ")");
         }
         if (requested > answered) {

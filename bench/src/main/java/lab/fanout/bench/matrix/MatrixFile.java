@@ -85,8 +85,7 @@ public final class MatrixFile {
         try {
             doc = YAML.readValue(text, Document.class);
         } catch (JacksonException e) {
-            String line = e.getLocation() == null ? "" : ", line " + e.getLocation().getLineNr();
-            throw new IllegalArgumentException(source + line + ": " + problem(e), e);
+            throw new IllegalArgumentException(source + line(text, e) + ": " + problem(e), e);
         }
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
             throw new IllegalArgumentException(source + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
@@ -139,6 +138,19 @@ public final class MatrixFile {
             throw new IllegalArgumentException(source + ": block names must differ, were " + names);
         }
         return new Matrix(name, blocks);
+    }
+
+    /** The YAML parser reports where it stopped reading, often past the key: find an unknown key's own line. */
+    private static String line(String text, JacksonException e) {
+        if (e instanceof tools.jackson.databind.exc.UnrecognizedPropertyException u) {
+            List<String> lines = text.lines().toList();
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).matches("\\s*(-\\s+)?" + java.util.regex.Pattern.quote(u.getPropertyName()) + "\\s*:.*")) {
+                    return ", line " + (i + 1);
+                }
+            }
+        }
+        return e.getLocation() == null ? "" : ", near line " + e.getLocation().getLineNr();
     }
 
     /** Jackson's message without its location and source dump, plus the valid keys for an unknown one. */

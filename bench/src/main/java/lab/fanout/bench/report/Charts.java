@@ -33,6 +33,20 @@ public final class Charts {
     private Charts() {
     }
 
+    /**
+     * Loads AWT and its fonts now and turns off ImageIO's file cache: both register a JVM shutdown hook, which fails once a Ctrl-C has
+     * started the shutdown, and the charts of an interrupted run are drawn exactly then.
+     */
+    public static void initialize() {
+        System.setProperty("java.awt.headless", "true");
+        javax.imageio.ImageIO.setUseCache(false);   // its file cache registers a shutdown hook per image written
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(8, 8, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = image.createGraphics();
+        g.setFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 12));
+        g.drawString("0", 0, 8);
+        g.dispose();
+    }
+
     /** @return the file names written into {@code dir} for {@code block} */
     public static List<String> write(Path dir, String block, List<CellResult> cells) {
         System.setProperty("java.awt.headless", "true");

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
+import lab.fanout.main.config.DownstreamObservationConvention;
 import lab.fanout.main.config.FanoutProperties;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
@@ -65,6 +66,7 @@ public class DownstreamClient {
         List<T> body;
         try {
             body = watchdog.guard(deadline, () -> deadline.bind(() -> rest.get().uri(template, query)
+                    .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
                     // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
                     .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
                     .retrieve().body(type)));

@@ -3,6 +3,7 @@ package lab.fanout.main.strategy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -19,7 +20,7 @@ import lab.fanout.main.client.FanoutException;
  * <em>not</em> interrupt the running calls (CompletableFuture ignores {@code mayInterruptIfRunning}): they go on,
  * holding a thread and a pooled connection, until they end or the deadline that bounds their timeouts.
  */
-class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
+public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
     private final StrategyName name;
     private final Executor executor;
@@ -35,7 +36,7 @@ class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
     }
 
     /** @return the executor the calls run on, for metrics */
-    Executor executor() {
+    public Executor executor() {
         return executor;
     }
 
@@ -63,7 +64,8 @@ class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
     /** Closes a thread-per-task executor when the application stops; waits for calls still running. */
     @Override
     public void close() {
-        if (executor instanceof AutoCloseable closeable && executor != java.util.concurrent.ForkJoinPool.commonPool()) {
+        // the common pool cannot be closed (close() is a no-op there), so only our own executors are
+        if (executor instanceof AutoCloseable closeable && !(executor instanceof ForkJoinPool)) {
             try {
                 closeable.close();
             } catch (Exception e) {

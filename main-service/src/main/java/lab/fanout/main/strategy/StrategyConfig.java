@@ -1,7 +1,7 @@
 package lab.fanout.main.strategy;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ForkJoinPool;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,10 +15,14 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class StrategyConfig {
 
-    /** The common ForkJoinPool: parallelism = cores - 1, so 1 on 2 cores, and blocking calls queue behind it. */
+    /**
+     * What {@code supplyAsync(supplier)} without an executor uses: the common ForkJoinPool. Its parallelism is
+     * cores - 1, so 1 on 2 cores, and JDK 25 no longer falls back to a thread per task below 2: blocking calls
+     * queue behind one worker.
+     */
     @Bean
     CompletableFutureStrategy completableFutureStrategy() {
-        return new CompletableFutureStrategy(StrategyName.COMPLETABLE_FUTURE, ForkJoinPool.commonPool());
+        return new CompletableFutureStrategy(StrategyName.COMPLETABLE_FUTURE, new CompletableFuture<Void>().defaultExecutor());
     }
 
     /** A new platform thread per call: about 1 MB of reserved stack and a kernel thread each. */

@@ -1,0 +1,79 @@
+package lab.fanout.bench.driver;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class HeyDriverTest {
+
+    static final String CSV = """
+            response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset
+            0.2000,0.0003,0.0000,0.0007,0.1597,0.0107,200,0.0010
+            0.2100,0.0001,0.0000,0.0001,0.1694,0.0018,200,0.0020
+            0.3000,0.0018,0.0002,0.0445,0.2296,0.0004,504,0.2100
+            0.2500,0.0003,0.0000,0.0447,0.2304,0.0002,200,0.4000
+            """;
+
+    @Test
+    void countsStatusesTransportErrorsAndTheWindow(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
+        DriverRun run = HeyDriver.parseCsv(csv, 6, null);
+        assertThat(run.answered()).isEqualTo(4);
+        assertThat(run.ok()).isEqualTo(3);
+        // 2 of the 6 requested never got an answer: hey leaves them out of its CSV
+        assertThat(run.errors()).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("HTTP 504", 1L, "transport", 2L)));
+        // first start 0.001 s, last answer 0.4 + 0.25 = 0.65 s
+        assertThat(run.windowSeconds()).isCloseTo(0.649, within(1e-9));
+        assertThat(run.throughput()).isCloseTo(3 / 0.649, within(1e-9));
+        assertThat(run.latencyMicros().getMaxValue()).isBetween(299_800L, 300_200L);
+        assertThat(run.latencyMicros().getValueAtPercentile(50)).isBetween(209_800L, 210_200L);
+    }
+
+    @Test
+    void aDurationRunCannotCountTransportErrors(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
+        assertThat(HeyDriver.parseCsv(csv, -1, null).errors()).doesNotContainKey("transport");
+    }
+
+    @Test
+    void allRequestsUnansweredIsAResultNotAFailure(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV.lines().findFirst().orElseThrow() + "\n");
+        DriverRun run = HeyDriver.parseCsv(csv, 10, null);
+        assertThat(run.ok()).isZero();
+        assertThat(run.errors()).containsEntry("transport", 10L);
+        assertThat(run.throughput()).isZero();
+    }
+
+    @Test
+    void somethingElseThanHeyCsvFailsClearly(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"), "flag provided but not defined: -x\nUsage: hey [options...] <url>\n");
+        assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, null)).hasMessageContaining("no request was answered");
+    }
+
+    @Test
+    void commandSpreadsTheRateOverTheClients() {
+        Load load = new Load(URI.create("http://localhost:1/x?a=1"), 50, 500, null, 200.0, 20);
+        assertThat(new HeyDriver().command(load, Path.of("r")))
+                .containsSubsequence("-c", "50").containsSubsequence("-n", "500").containsSubsequence("-q", "4.0000")
+                .endsWith("http://localhost:1/x?a=1");
+        Load closed = new Load(URI.create("http://localhost:1/"), 5, null, 3, null, 0);
+        assertThat(new HeyDriver().command(closed, Path.of("r"))).containsSubsequence("-z", "3s").doesNotContain("-q");
+    }
+
+    @Test
+    void requestsAreAMultipleOfTheClients() {
+        assertThat(Load.roundedRequests(1000, 200)).isEqualTo(1000);
+        assertThat(Load.roundedRequests(1030, 200)).isEqualTo(1000);
+        assertThat(Load.roundedRequests(3, 10)).isEqualTo(10);
+        assertThatThrownBy(() -> new Load(URI.create("http://x/"), 10, 5, null, null, 1)).hasMessageContaining("requests 5 < concurrency 10");
+    }
+}

@@ -1,0 +1,97 @@
+package lab.fanout.bench.run;
+
+import java.io.Reader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import lab.fanout.bench.cli.LabCommand;
+import lab.fanout.bench.report.ResultsCsv;
+import lab.fanout.bench.system.Ports;
+import lab.fanout.bench.system.Processes;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+/**
+ * {@code ./lab bench} end to end on a tiny matrix: the real four jars on free ports, hey, every output file and
+ * column. No assertion on speed; only on what the simulation guarantees (a response cannot be faster than its
+ * downstream latency on the critical path).
+ */
+class BenchIT {
+
+    static final Path REPO = Path.of("..").toAbsolutePath().normalize();
+
+    static final String MATRIX = """
+            blocks:
+              - name: tiny
+                strategies: [scopeFork, sequential]
+                profiles: [virtual]
+                concurrencies: [4]
+                latenciesMs: [50]
+                requests: 24
+                warmupSeconds: 1
+                repetitions: 3
+            """;
+
+    @BeforeAll
+    static void heyInstalled() {
+        if (!Processes.onPath("hey")) {
+            String hint = "hey is not installed: apt-get install -y hey";
+            if ("true".equals(System.getenv("CI"))) {
+                fail(hint + " (CI=true: this test must run)");
+            }
+            abort(hint);
+        }
+    }
+
+    @Test
+    void tinyMatrixWritesEveryFileAndColumn(@TempDir Path tmp) throws Exception {
+        Path matrix = Files.writeString(tmp.resolve("tiny.yaml"), MATRIX);
+        Path out = tmp.resolve("out");
+        System.setProperty("lab.repo", REPO.toString());
+
+        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString());
+
+        assertThat(exit).isZero();
+        List<CSVRecord> rows;
+        try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
+            rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
+        }
+        assertThat(rows).hasSize(6);
+        assertThat(rows.getFirst().toMap().keySet()).containsExactlyElementsOf(ResultsCsv.header());
+        assertThat(rows).extracting(r -> r.get("strategy")).containsOnly("scopeFork", "sequential");
+        assertThat(rows).allSatisfy(r -> {
+            assertThat(r.get("latency_ms")).isEqualTo("50");
+            assertThat(r.get("requests")).isEqualTo("24");
+            assertThat(Long.parseLong(r.get("answered")) + transport(r.get("error_kinds"))).isEqualTo(24);
+            assertThat(r.get("profile")).isEqualTo("virtual");
+            assertThat(r.get("peak_platform_threads")).isNotEmpty();
+            double floor = r.get("strategy").equals("sequential") ? 150 : 50;
+            assertThat(Double.parseDouble(r.get("p50_ms"))).isGreaterThanOrEqualTo(floor);
+            assertThat(Double.parseDouble(r.get("bound_req_per_s"))).isEqualTo(r.get("strategy").equals("sequential") ? 26.667 : 80);
+        });
+        String md = Files.readString(out.resolve("results.md"));
+        assertThat(md).contains("| ScopeFork | StructuredTaskScope |").contains("| Sequential |  |")
+                .contains("Bound (limit)").contains("Machine: ").contains("![tiny-throughput.png]");
+        for (String png : List.of("tiny-throughput.png", "tiny-latency.png", "tiny-efficiency.png")) {
+            assertThat(out.resolve(png)).isNotEmptyFile();
+        }
+        assertThat(Files.readString(out.resolve("environment.txt"))).contains("cpu_model: ", "cores: ", "git_commit: ", "jdk: ");
+        assertThat(out.resolve("logs/main-service.log")).isNotEmptyFile();
+        // the harness stopped what it started
+        int mainPort = URI.create(rows.getFirst().get("command").replaceAll(".*'(http[^']+)'.*", "$1")).getPort();
+        assertThat(Ports.isFree(mainPort)).as("main-service port %d free after the run", mainPort).isTrue();
+    }
+
+    private static long transport(String kinds) {
+        return kinds.contains("transport=") ? Long.parseLong(kinds.replaceAll(".*transport=(\\d+).*", "$1")) : 0;
+    }
+}

@@ -1,0 +1,47 @@
+package lab.fanout.bench.run;
+
+import java.time.Duration;
+import java.util.TreeMap;
+
+import lab.fanout.bench.driver.DriverRun;
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Strategy;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BenchRunnerTest {
+
+    static Cell cell(Integer requests, Integer duration, Double rate) {
+        return new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 100, 200, rate, requests, duration, 3, 3, 20);
+    }
+
+    static DriverRun warmup(long answered, double seconds) {
+        return new DriverRun(-1, answered, answered, new TreeMap<>(), seconds, new Histogram(3), null);
+    }
+
+    @Test
+    void aDurationCellIsSizedFromTheWarmUpsRate() {
+        // 450 answered/s in the warm-up, 4 s per repetition -> 1800 requests, a multiple of c=100
+        assertThat(BenchRunner.requests(cell(null, 4, null), warmup(1350, 3))).isEqualTo(1800);
+        // nothing answered: still one request per client
+        assertThat(BenchRunner.requests(cell(null, 4, null), warmup(0, 3))).isEqualTo(100);
+    }
+
+    @Test
+    void anOpenModelCellIsSizedFromItsRateAndACountCellKeepsItsCount() {
+        assertThat(BenchRunner.requests(cell(null, 5, 300.0), warmup(10, 3))).isEqualTo(1500);
+        assertThat(BenchRunner.requests(cell(1000, null, null), warmup(10, 3))).isEqualTo(1000);
+    }
+
+    @Test
+    void estimateCountsWarmUpRepetitionsAndRestarts() {
+        Cell c = cell(null, 4, null);
+        double one = BenchRunner.Eta.estimateSeconds(c);
+        assertThat(one).isGreaterThan(3 + 3 * 4);
+        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + 30)));
+        assertThat(BenchRunner.Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
+        assertThat(BenchRunner.Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
+    }
+}

@@ -1,0 +1,76 @@
+package lab.fanout.downstream;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * What a downstream service does with its load, so that a dashboard can rule it out (or in) as the bottleneck:
+ * <ul>
+ * <li>{@code downstream_requests_in_flight}: catalogue requests being served now. By Little's law it should be
+ * about arrival rate (req/s) x simulated latency (s); much more means requests queue somewhere in this service.</li>
+ * <li>{@code downstream_simulated_latency_seconds}: the simulated I/O latency each request slept (histogram), which
+ * main-service's {@code http_client_requests_seconds{client_name=...}} should match plus network and queueing.</li>
+ * </ul>
+ * Series carry the common {@code application} tag, which names the service.
+ */
+class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Timer simulatedLatency;
+    private final DownstreamProperties properties;
+
+    DownstreamMetrics(MeterRegistry registry, DownstreamProperties properties) {
+        this.properties = properties;
+        Gauge.builder("downstream.requests.in.flight", inFlight, AtomicInteger::get)
+                .description("Catalogue requests being served now, simulated latency included")
+                .register(registry);
+        simulatedLatency = Timer.builder("downstream.simulated.latency")
+                .description("Simulated I/O latency applied to each catalogue request (latency + jitter)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+    }
+
+    /** Sleeps for {@code delay}, the simulated I/O, and records how long the sleep took. */
+    void simulateIo(Duration delay) throws InterruptedException {
+        long start = System.nanoTime();
+        try {
+            if (delay.isPositive()) {
+                Thread.sleep(delay);
+            }
+        } finally {
+            simulatedLatency.record(Duration.ofNanos(System.nanoTime() - start));
+        }
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(this).addPathPatterns(properties.path(), properties.path() + "/**");
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        inFlight.incrementAndGet();
+        return true;
+    }
+
+    /** Called after preHandle returned true, also when the handler threw. */
+    @Override
+    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+                                @Nullable Exception ex) {
+        inFlight.decrementAndGet();
+    }
+}

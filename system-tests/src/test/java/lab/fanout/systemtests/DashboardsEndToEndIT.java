@@ -1,0 +1,260 @@
+package lab.fanout.systemtests;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
+
+import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.systemtests.Dashboards.Query;
+import tools.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Tests 3 and 4, end to end: the four service jars on free ports and a real Prometheus scraping them every second;
+ * a few hundred requests through every strategy (and some with an unknown strategy, so that the error panels have
+ * data); then
+ * <ul>
+ * <li>every query of every dashboard (panels and variables) returns a non-empty result from Prometheus, with at
+ * least one number that is not NaN (for a variable: with the label it lists), unless {@code empty-by-nature.txt} lists it with its reason (a misspelt metric
+ * or label makes Prometheus answer "success" with an empty result, so "no error" proves nothing);</li>
+ * <li>every metric name the dashboards use appears in a real scrape of the services' /actuator/prometheus.</li>
+ * </ul>
+ * About 1-2 minutes on 2 cores, most of it JVM start-up.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DashboardsEndToEndIT {
+
+    static final int REQUESTS_PER_STRATEGY = 50;
+    static final int INVALID_REQUESTS = 10;
+    static final int CONCURRENCY = 8;
+    /** Simulated downstream latency (ms): small, so that the load takes seconds; not a benchmark. */
+    static final int LATENCY_MS = 5;
+    static final Path WORK = Path.of("target", "e2e").toAbsolutePath();
+    static final String ORDERS = "/backoffice/api/v1/backoffice/orders";
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private LocalSystem system;
+    private LocalPrometheus prometheus;
+    private List<String> strategies;
+
+    @BeforeAll
+    void startSystemPrometheusAndLoad() throws Exception {
+        Path prometheusBinary = RequiredTool.onPath("prometheus", "apt-get install -y prometheus");
+        deleteRecursively(WORK);
+        // -XX:TieredStopAtLevel=1 starts four JVMs faster on 2 cores; these JVMs are observed, not measured
+        system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
+                WORK.resolve("logs"), Map.of(), Map.of(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
+        prometheus = LocalPrometheus.start(prometheusBinary, system.ports(), WORK.resolve("prometheus"));
+        awaitPrometheus("count(up == 1)", LocalSystem.SERVICES.size(), "all four targets up");
+        strategies = strategies();
+        int backofficeRequests = drive(strategies);
+        // the last scrape must have happened after the load: it then holds every request
+        awaitPrometheus("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\"" + ORDERS + "\"})",
+                backofficeRequests, "every request of the load scraped");
+        LocalPrometheus.sleep(LocalPrometheus.SCRAPE_INTERVAL.multipliedBy(2));
+    }
+
+    @AfterAll
+    void stop() {
+        if (prometheus != null) {
+            prometheus.close();
+        }
+        if (system != null) {
+            system.close();
+        }
+    }
+
+    @Test
+    void everyDashboardQueryReturnsData() throws Exception {
+        Map<String, String> allowed = emptyByNature();
+        List<String> failures = new ArrayList<>();
+        Set<String> seen = new TreeSet<>();
+        for (Query query : Dashboards.queries()) {
+            seen.add(query.where());
+            String missing = missingData(prometheus.query(query.promql()), query.label());
+            if (missing != null && !allowed.containsKey(query.where())) {
+                failures.add(missing + " " + query.where() + "\n      " + query.promql());
+            } else if (missing == null && allowed.containsKey(query.where())) {
+                failures.add("HAS DATA, remove from empty-by-nature.txt: " + query.where());
+            }
+        }
+        allowed.keySet().stream().filter(k -> !seen.contains(k))
+                .forEach(k -> failures.add("empty-by-nature.txt names no dashboard query: " + k));
+        assertThat(failures).as("queries without data (Prometheus log: %s, service logs: %s)",
+                prometheus.log(), WORK.resolve("logs")).isEmpty();
+    }
+
+    /** The tags the dashboards group by hold their few known values, never raw input or "localhost". */
+    @Test
+    void tagsHoldOnlyTheirKnownValues() throws Exception {
+        assertThat(labelValues("http_client_requests_seconds_count{application=\"main-service\"}", "client_name"))
+                .containsExactlyInAnyOrder("orders-service", "products-service", "accounts-service");
+        List<String> expected = new ArrayList<>(strategies);
+        expected.add("invalid");    // the unknown strategies sent; never their raw values
+        assertThat(labelValues("http_server_requests_seconds_count{uri=\"" + ORDERS + "\"}", "strategy"))
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Every series the services expose carries the common tag application (and Prometheus adds instance). */
+    @Test
+    void everySeriesHasApplicationAndInstance() throws Exception {
+        assertThat(prometheus.query("count by (job, __name__) ({job=~\".+\", __name__!~\"up|scrape_.*\", application=\"\"})"))
+                .as("series without application").isEmpty();
+        assertThat(labelValues("process_uptime_seconds", "application"))
+                .containsExactlyInAnyOrderElementsOf(LocalSystem.SERVICES);
+        assertThat(labelValues("process_uptime_seconds", "instance"))
+                .containsExactlyInAnyOrderElementsOf(system.ports().values().stream().map(p -> "localhost:" + p).toList());
+    }
+
+    private List<String> labelValues(String selector, String label) throws Exception {
+        return StreamSupport.stream(prometheus.query("count by (" + label + ") (" + selector + ")").spliterator(), false)
+                .map(series -> series.path("metric").path(label).asString("")).toList();
+    }
+
+    @Test
+    void everyMetricTheDashboardsUseIsScraped() throws Exception {
+        Set<String> scraped = new TreeSet<>();
+        for (String service : LocalSystem.SERVICES) {
+            String body = get(system.baseUrl(service).resolve("/actuator/prometheus")).body();
+            body.lines().filter(line -> !line.isBlank() && !line.startsWith("#"))
+                    .map(line -> line.split("[{ ]", 2)[0]).forEach(scraped::add);
+        }
+        Map<String, Set<String>> missing = new TreeMap<>();
+        for (Query query : Dashboards.queries()) {
+            PromqlNames.of(query.promql()).stream().filter(name -> !scraped.contains(name))
+                    .forEach(name -> missing.computeIfAbsent(name, n -> new TreeSet<>()).add(query.where()));
+        }
+        assertThat(missing).as("metric names used by dashboards but absent from the scrape of all four services")
+                .isEmpty();
+    }
+
+    /**
+     * @param label for a variable's query, the label it lists
+     * @return null when the result holds a number that is not NaN (with {@code label}, if given), else what is wrong
+     */
+    static String missingData(JsonNode result, String label) {
+        if (result.isEmpty()) {
+            return "EMPTY";
+        }
+        List<JsonNode> series = StreamSupport.stream(result.spliterator(), false)
+                .filter(s -> label == null || !s.path("metric").path(label).asString("").isEmpty()).toList();
+        if (series.isEmpty()) {
+            return "NO LABEL " + label + ":";
+        }
+        return series.stream().anyMatch(s -> !Double.isNaN(Double.parseDouble(s.path("value").get(1).asString())))
+                ? null : "ALL NaN";
+    }
+
+    /** @return the strategy names main-service accepts, read from its 400 problem for an unknown one */
+    private List<String> strategies() throws Exception {
+        HttpResponse<String> response = get(system.mainBaseUrl().resolve(ORDERS + "?concurrency=no-such-strategy"));
+        Matcher valid = Pattern.compile("is not one of \\[([^]]+)]").matcher(response.body());
+        if (response.statusCode() != 400 || !valid.find()) {
+            fail("expected a 400 naming the valid strategies, got " + response.statusCode() + ": " + response.body());
+        }
+        return Arrays.stream(valid.group(1).split(",\\s*")).toList();
+    }
+
+    /** One request of the load: what it should count as (strategy or "invalid") and where it goes. */
+    record Call(String label, URI uri) {
+    }
+
+    /** @return how many backoffice requests were sent: the load plus the probe of {@link #strategies()} */
+    private int drive(List<String> strategies) throws Exception {
+        assertThat(strategies).hasSizeGreaterThanOrEqualTo(5);
+        List<Call> calls = new ArrayList<>();
+        for (String strategy : strategies) {
+            for (int i = 0; i < REQUESTS_PER_STRATEGY; i++) {
+                calls.add(new Call(strategy,
+                        system.mainBaseUrl().resolve(ORDERS + "?concurrency=" + strategy + "&latencyMs=" + LATENCY_MS)));
+            }
+        }
+        for (int i = 0; i < INVALID_REQUESTS; i++) {
+            calls.add(new Call("invalid", system.mainBaseUrl().resolve(ORDERS + "?concurrency=invalid-" + i)));
+        }
+        Map<String, AtomicInteger> statuses = new ConcurrentHashMap<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY)) {
+            for (Call call : calls) {
+                pool.submit(() -> statuses.computeIfAbsent(call.label() + " " + get(call.uri()).statusCode(),
+                        k -> new AtomicInteger()).incrementAndGet());
+            }
+        }
+        Map<String, Integer> expected = new TreeMap<>();
+        strategies.forEach(s -> expected.put(s + " 200", REQUESTS_PER_STRATEGY));
+        expected.put("invalid 400", INVALID_REQUESTS);
+        Map<String, Integer> actual = new TreeMap<>();
+        statuses.forEach((k, v) -> actual.put(k, v.get()));
+        assertThat(actual).as("strategy and status of every request").isEqualTo(expected);
+        return calls.size() + 1;
+    }
+
+    private void awaitPrometheus(String promql, double atLeast, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        double value = Double.NaN;
+        while (System.nanoTime() < deadline) {
+            value = prometheus.scalar(promql);
+            if (value >= atLeast) {
+                return;
+            }
+            LocalPrometheus.sleep(Duration.ofMillis(500));
+        }
+        fail("waited 60 s for " + what + ": " + promql + " = " + value + ", expected >= " + atLeast);
+    }
+
+    private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** @return "dashboard uid | panel title | refId" to the reason, from empty-by-nature.txt */
+    static Map<String, String> emptyByNature() throws IOException {
+        Map<String, String> entries = new TreeMap<>();
+        try (var in = DashboardsEndToEndIT.class.getResourceAsStream("/empty-by-nature.txt")) {
+            String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            for (String line : text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
+                String[] parts = line.split("\\s*\\|\\s*", 4);
+                if (parts.length != 4 || parts[3].isBlank()) {
+                    throw new IllegalStateException("empty-by-nature.txt: want 'uid | panel | refId | reason', got: " + line);
+                }
+                entries.put(parts[0] + " | " + parts[1] + " | " + parts[2], parts[3]);
+            }
+        }
+        return entries;
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
