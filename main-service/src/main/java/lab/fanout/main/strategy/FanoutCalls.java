@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -32,6 +33,8 @@ public final class FanoutCalls {
     private final Simulation simulation;
     private final Deadline deadline;
     private final Map<Downstream, Duration> finished = new ConcurrentHashMap<>();
+    /** Calls that ended before the deadline: a strategy may ask after cancelled calls have ended too. */
+    private final Set<Downstream> endedInTime = ConcurrentHashMap.newKeySet();
     private volatile @Nullable StrategyName answeredBy;
 
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
@@ -66,7 +69,7 @@ public final class FanoutCalls {
      * @return a 504 that names the calls still unanswered when the deadline ran out
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
-        List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !finished.containsKey(d)).toList();
+        List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !endedInTime.contains(d)).toList();
         String names = waiting.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
         return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, waiting.isEmpty() ? null : waiting.getFirst(),
                 "The request's deadline of " + deadline.budget().toMillis() + " ms ran out"
@@ -94,6 +97,9 @@ public final class FanoutCalls {
             return client.fetch(downstream, type, simulation.forTarget(downstream.timingName()), deadline);
         } finally {
             finished.put(downstream, Duration.ofNanos(System.nanoTime() - start));
+            if (!deadline.expired()) {
+                endedInTime.add(downstream);
+            }
             StrategyName strategy = answeredBy;
             if (strategy != null) {
                 client.wasted(strategy.toString(), downstream);
