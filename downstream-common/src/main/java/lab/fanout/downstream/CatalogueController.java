@@ -50,21 +50,21 @@ class CatalogueController {
 
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
     void all(@Valid Simulation simulation, @RequestHeader(name = CallBudget.HEADER, required = false)
-             @Nullable Long budgetMs, HttpServletRequest request, HttpServletResponse response) throws IOException, InterruptedException {
+             @Nullable Long budgetMs, HttpServletRequest request, HttpServletResponse response)
+            throws InterruptedException {
         serve(simulation, budgetMs, request, response, catalogue::all);
     }
 
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     void one(@PathVariable String id, @Valid Simulation simulation,
              @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
-             HttpServletRequest request, HttpServletResponse response)
-            throws IOException, InterruptedException {
+             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
         serve(simulation, budgetMs, request, response,
                 () -> catalogue.byId(id).orElseThrow(() -> new UnknownIdException(properties.path(), id)));
     }
 
     private void serve(Simulation simulation, @Nullable Long budgetMs, HttpServletRequest request,
-                       HttpServletResponse response, Supplier<byte[]> body) throws IOException, InterruptedException {
+                       HttpServletResponse response, Supplier<byte[]> body) throws InterruptedException {
         long received = System.nanoTime();
         FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
         try {
@@ -101,7 +101,9 @@ class CatalogueController {
                 if (i > 0) {
                     sleep(dribble.dividedBy(chunks - 1));
                 }
-                out.write(body, i * body.length / chunks, (i + 1) * body.length / chunks - i * body.length / chunks);
+                int from = i * body.length / chunks;
+                int to = (i + 1) * body.length / chunks;
+                out.write(body, from, to - from);
                 if (chunks > 1) {
                     out.flush();
                 }
