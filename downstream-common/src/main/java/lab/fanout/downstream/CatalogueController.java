@@ -1,47 +1,122 @@
 package lab.fanout.downstream;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 
+import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET {path}} and {@code GET {path}/{id}}: the catalogue, after the simulated latency.
+ * {@code GET {path}} and {@code GET {path}/{id}}: the catalogue, after the simulated latency, with the faults the
+ * request's {@link Simulation} knobs or {@code downstream.faults.*} ask for ({@link FaultPlan}).
  * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread.
+ * <p>
+ * Before answering, it looks whether the caller is still there ({@link CallerMeters}): a caller that gave up has
+ * closed the connection, and the answer is dropped and counted as abandoned.
  */
 @RestController
 class CatalogueController {
 
+    /** A dribbled body arrives in this many writes, spread evenly over the dribble time. */
+    static final int DRIBBLE_CHUNKS = 10;
+
     private final Catalogue catalogue;
     private final DownstreamProperties properties;
+    private final CallerMeters meters;
     private final DownstreamMetrics metrics;
 
-    CatalogueController(Catalogue catalogue, DownstreamProperties properties, DownstreamMetrics metrics) {
+    CatalogueController(Catalogue catalogue, DownstreamProperties properties, CallerMeters meters,
+                        DownstreamMetrics metrics) {
         this.catalogue = catalogue;
         this.properties = properties;
+        this.meters = meters;
         this.metrics = metrics;
     }
 
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<byte[]> all(@Valid Simulation simulation) throws InterruptedException {
-        simulateIo(simulation);
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(catalogue.all());
+    void all(@Valid Simulation simulation, @RequestHeader(name = CallBudget.HEADER, required = false)
+             @Nullable Long budgetMs, HttpServletRequest request, HttpServletResponse response)
+            throws InterruptedException {
+        serve(simulation, budgetMs, request, response, catalogue::all);
     }
 
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<byte[]> one(@PathVariable String id, @Valid Simulation simulation) throws InterruptedException {
-        simulateIo(simulation);
-        return catalogue.byId(id)
-                .map(item -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(item))
-                .orElseThrow(() -> new UnknownIdException(properties.path(), id));
+    void one(@PathVariable String id, @Valid Simulation simulation,
+             @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
+             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
+        serve(simulation, budgetMs, request, response,
+                () -> catalogue.byId(id).orElseThrow(() -> new UnknownIdException(properties.path(), id)));
     }
 
-    private void simulateIo(Simulation simulation) throws InterruptedException {
-        metrics.simulateIo(simulation.delay(properties.latency(), properties.jitter()));
+    private void serve(Simulation simulation, @Nullable Long budgetMs, HttpServletRequest request,
+                       HttpServletResponse response, Supplier<byte[]> body) throws InterruptedException {
+        long received = System.nanoTime();
+        FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
+        try {
+            metrics.simulateIo(plan.delay());
+            ConnectionControl connection = ConnectionControl.of(request);
+            if (connection.callerHasClosed()) {
+                meters.abandoned();
+                connection.closeNow();
+            } else if (plan.close()) {
+                connection.closeNow();
+            } else if (plan.errorStatus() != null) {
+                throw new InjectedFaultException(plan.errorStatus());
+            } else if (!write(body.get(), plan.dribble(), response)) {
+                meters.abandoned();
+                connection.closeNow();
+            }
+        } finally {
+            // a negative budget had run out on arrival; toNanos saturates instead of overflowing
+            if (budgetMs != null && System.nanoTime() - received > TimeUnit.MILLISECONDS.toNanos(budgetMs)) {
+                meters.late();
+            }
+        }
+    }
+
+    /** @return false if the caller closed the connection while the body was being written */
+    private static boolean write(byte[] body, Duration dribble, HttpServletResponse response)
+            throws InterruptedException {
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.setContentLength(body.length);
+        int chunks = dribble.isPositive() ? Math.min(DRIBBLE_CHUNKS, body.length) : 1;
+        try {
+            OutputStream out = response.getOutputStream();
+            for (int i = 0; i < chunks; i++) {
+                if (i > 0) {
+                    sleep(dribble.dividedBy(chunks - 1));
+                }
+                int from = i * body.length / chunks;
+                int to = (i + 1) * body.length / chunks;
+                out.write(body, from, to - from);
+                if (chunks > 1) {
+                    out.flush();
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void sleep(Duration delay) throws InterruptedException {
+        if (delay.isPositive()) {
+            Thread.sleep(delay);
+        }
     }
 }

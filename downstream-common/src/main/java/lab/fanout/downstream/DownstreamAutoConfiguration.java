@@ -2,10 +2,13 @@ package lab.fanout.downstream;
 
 import java.io.IOException;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -18,5 +21,16 @@ public class DownstreamAutoConfiguration {
     @Bean
     Catalogue catalogue(ObjectMapper json) throws IOException {
         return new Catalogue(json);
+    }
+
+    @Bean
+    CallerMeters callerMeters(MeterRegistry registry) {
+        return new CallerMeters(registry);
+    }
+
+    /** Lets the catalogue see whether its caller is still there, and close a connection without answering. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionControlValve() {
+        return factory -> factory.addContextValves(new ConnectionControlValve());
     }
 }

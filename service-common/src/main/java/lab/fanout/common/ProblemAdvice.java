@@ -1,8 +1,10 @@
 package lab.fanout.common;
 
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.MessageSourceResolvable;
@@ -12,9 +14,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
@@ -42,7 +46,9 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected @Nullable ResponseEntity<Object> handleMethodArgumentNotValid(
             MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        String detail = ex.getFieldErrors().stream().map(ProblemAdvice::describe).collect(Collectors.joining("; "));
+        Class<?> target = ex.getParameter().getParameterType();
+        String detail = ex.getFieldErrors().stream().map(error -> describe(error, target))
+                .collect(Collectors.joining("; "));
         return badParameter(detail, request);
     }
 
@@ -66,15 +72,27 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
         return badParameter(ex.getParameterName() + ": is required" + valid, request);
     }
 
+    /**
+     * Tomcat could not percent-decode the query string (e.g. {@code ?latencyMs=%zz}) and throws when Spring MVC reads
+     * the parameters; left alone it escapes Spring MVC as an error logged with its stack trace.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> undecodableParameter(InvalidParameterException ex, WebRequest request) {
+        return badParameter("the query string is not valid percent-encoding: '%' must be followed by two hex digits,"
+                + " and the decoded bytes must be UTF-8", request);
+    }
+
     private ResponseEntity<Object> badParameter(String detail, WebRequest request) {
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, Problems.BAD_PARAMETER, "Bad parameter", detail);
         return handleExceptionInternal(new IllegalArgumentException(detail), problem, new HttpHeaders(),
                 HttpStatus.BAD_REQUEST, request);
     }
 
-    private static String describe(FieldError error) {
+    /** @param target the bound type, e.g. the Simulation record, whose field type names what a value must be */
+    private static String describe(FieldError error, Class<?> target) {
         if (error.isBindingFailure()) {
-            return error.getField() + ": '" + error.getRejectedValue() + "' is not a whole number";
+            Field field = ReflectionUtils.findField(target, error.getField().replaceAll("\\[.*", ""));
+            return error.getField() + ": " + describe(error.getRejectedValue(), field == null ? null : field.getType());
         }
         return error.getField() + ": " + message(error) + " (got '" + error.getRejectedValue() + "')";
     }

@@ -1,13 +1,56 @@
 package lab.fanout.common;
 
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import tools.jackson.databind.ObjectMapper;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
- * Applies to every fan-out-lab service: bad input becomes 400 problem+json ({@link ProblemAdvice}), and the knobs
+ * Applies to every fan-out-lab service: bad input becomes 400 problem+json ({@link ProblemAdvice}), and so does
+ * every error that never reaches Spring MVC ({@link ProblemErrorReportValve}, {@link AcceptHeaderFilter}); the knobs
  * show at {@code /actuator/info} ({@link KnobsInfoContributor}).
  */
 @AutoConfiguration
-@Import({ProblemAdvice.class, KnobsInfoContributor.class})
+@Import({ProblemAdvice.class, KnobsInfoContributor.class, ServiceCommonAutoConfiguration.TomcatProblems.class})
 public class ServiceCommonAutoConfiguration {
+
+    @Bean
+    AcceptHeaderFilter acceptHeaderFilter() {
+        return new AcceptHeaderFilter();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(TomcatServletWebServerFactory.class)
+    static class TomcatProblems {
+
+        /**
+         * Replaces the host's error report valves (Tomcat's default, and the one Boot adds) with ours. Runs after
+         * Boot's own Tomcat customizer (order 0), so that Boot's valve is already in the pipeline to be removed.
+         */
+        @Bean
+        @Order(Ordered.LOWEST_PRECEDENCE)
+        WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReportValve(ObjectMapper json) {
+            return factory -> factory.addContextCustomizers(context -> {
+                StandardHost host = (StandardHost) context.getParent();
+                for (Valve valve : host.getPipeline().getValves()) {
+                    if (valve instanceof ErrorReportValve) {
+                        host.getPipeline().removeValve(valve);
+                    }
+                }
+                host.getPipeline().addValve(new ProblemErrorReportValve(json));
+                // StandardHost adds a valve of this class at start unless one is present: ours is
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            });
+        }
+    }
 }

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.driver.AbDriver;
 import lab.fanout.bench.driver.HeyDriver;
 import lab.fanout.bench.driver.LoadDriver;
+import lab.fanout.bench.faults.FaultsPreset;
 import lab.fanout.bench.matrix.Block;
 import lab.fanout.bench.matrix.Cell;
 import lab.fanout.bench.matrix.Matrix;
@@ -32,6 +33,7 @@ import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
+import lab.fanout.bench.system.OpenFileLimit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,6 +48,8 @@ import picocli.CommandLine.Spec;
                 + " left alone, but shares the CPU: stop it for clean numbers)."},
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 5 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
+                "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
+                "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model: 300 req/s offered)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
@@ -53,10 +57,14 @@ public final class Bench implements Callable<Integer> {
 
     enum Driver { hey, ab }
 
+    static final String FAULTS = "faults";
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--preset", paramLabel = "NAME", description = "quick, seed or scale (default: quick unless --matrix)")
+    @Option(names = "--preset", paramLabel = "NAME",
+            description = "quick, seed, scale, soak or faults (default: quick unless --matrix); faults is not a"
+                    + " throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE", description = "a YAML or CSV matrix file (examples: bench/matrices/)")
@@ -88,6 +96,9 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Workspace ws = Workspace.current();
+        if (FAULTS.equals(preset)) {
+            return faults(ws);
+        }
         Matrix matrix = matrix();
         LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
         if (rate != null && driver == Driver.ab) {
@@ -101,11 +112,17 @@ public final class Bench implements Callable<Integer> {
             return 0;
         }
         load.requireInstalled();
+        if (baseUrl == null) {
+            OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
+                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500));
+        }
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
-        Target target = baseUrl != null ? new RemoteTarget(baseUrl) : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties);
+        Map<String, String> main = new LinkedHashMap<>(matrix.mainProperties());
+        main.putAll(mainProperties);   // the command line wins over the matrix file
+        Target target = baseUrl != null ? new RemoteTarget(baseUrl) : new LocalTarget(ws.repo(), dir.resolve("logs"), main);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
@@ -184,6 +201,18 @@ public final class Bench implements Callable<Integer> {
         return all.subList(at + 1, all.size());
     }
 
+    /** {@code --preset faults}: scenarios, not cells (lab.fanout.bench.faults.FaultsPreset), on services it starts. */
+    private int faults(Workspace ws) {
+        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || dryRun || !mainProperties.isEmpty()) {
+            throw bad("--preset faults takes only --out: it starts its own services with a 2 s deadline");
+        }
+        Path dir = out != null ? out : ws.results().resolve(
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-faults");
+        FaultsPreset.run(ws.repo(), dir, System.out);
+        System.out.println("wrote " + dir.resolve("faults.md"));
+        return 0;
+    }
+
     private Matrix matrix() {
         if (preset != null && matrixFile != null) {
             throw bad("give --preset or --matrix, not both");
@@ -218,7 +247,7 @@ public final class Bench implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        return new Matrix(m.name(), blocks);
+        return new Matrix(m.name(), blocks, m.mainProperties());
     }
 
     private ParameterException bad(String message) {

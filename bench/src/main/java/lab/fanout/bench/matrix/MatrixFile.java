@@ -29,11 +29,13 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class MatrixFile {
 
-    public static final List<String> PRESETS = List.of("quick", "seed", "scale");
+    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak");
+    /** What {@code --preset} takes: the matrix presets, and faults (a failure-mode run, not a matrix). */
+    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "faults");
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
-    /** The YAML document: {@code blocks:} and nothing else. */
-    record Document(List<Block> blocks) {
+    /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */
+    record Document(List<Block> blocks, Map<String, String> mainProperties) {
     }
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
@@ -52,7 +54,7 @@ public final class MatrixFile {
     /** @throws IllegalArgumentException for an unknown preset, naming the valid ones */
     public static Matrix preset(String name) {
         if (!PRESETS.contains(name)) {
-            throw new IllegalArgumentException("preset '" + name + "' is not one of " + PRESETS);
+            throw new IllegalArgumentException("preset '" + name + "' is not one of " + ALL_PRESETS);
         }
         try (InputStream in = MatrixFile.class.getResourceAsStream("/matrices/" + name + ".yaml")) {
             return yaml(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), "preset " + name);
@@ -90,7 +92,8 @@ public final class MatrixFile {
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
             throw new IllegalArgumentException(source + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
         }
-        return validated(name, doc.blocks(), source);
+        Matrix matrix = validated(name, doc.blocks(), source);
+        return new Matrix(matrix.name(), matrix.blocks(), doc.mainProperties());
     }
 
     static Matrix csv(String name, String text, String source) {

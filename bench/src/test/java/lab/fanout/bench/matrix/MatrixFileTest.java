@@ -19,7 +19,8 @@ class MatrixFileTest {
         assertThat(MatrixFile.preset("seed").cells()).hasSize(14)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
         assertThat(MatrixFile.preset("scale").cells()).hasSize(32).anyMatch(c -> c.concurrency() == 5000);
-        assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of [quick, seed, scale]");
+        assertThatThrownBy(() -> MatrixFile.preset("fast"))
+                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, faults]");
     }
 
     @Test

@@ -8,39 +8,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.config.DownstreamObservationConvention;
 import lab.fanout.main.config.FanoutProperties;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.NoHttpResponseException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.stereotype.Component;
-import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
 /**
  * One blocking GET of a downstream catalogue, on the shared pooled Apache HttpClient. Runs on whatever thread the
- * strategy chose; every failure leaves as a {@link FanoutException} naming the downstream.
+ * strategy chose; every failure leaves as a {@link FanoutException} naming the downstream. No call outlives its
+ * request's deadline ({@link DeadlineWatchdog}), and each tells the downstream how long it will wait
+ * ({@link CallBudget}).
  */
 @Component
 public class DownstreamClient {
 
     private final RestClient rest;
     private final FanoutProperties.Downstreams urls;
+    private final DeadlineWatchdog watchdog;
+    private final CallMeters meters;
 
-    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties) {
+    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, DeadlineWatchdog watchdog,
+                     CallMeters meters) {
         this.rest = downstreamRestClient;
         this.urls = properties.downstreams();
+        this.watchdog = watchdog;
+        this.meters = meters;
     }
 
     /**
      * @param type       the element type of the catalogue's JSON array
-     * @param simulation forwarded as query parameters
+     * @param simulation forwarded as query parameters, as given: the caller picks the ones for this downstream
      * @return the catalogue, never null
      * @throws FanoutException for any failure: DOWNSTREAM_ERROR, DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED or
      *                         DEADLINE_EXCEEDED
@@ -54,48 +62,59 @@ public class DownstreamClient {
         // a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag
         String template = downstream.catalogueUrl(urls) + query.keySet().stream()
                 .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
+        meters.started();
+        List<T> body;
         try {
-            List<T> body = deadline.bind(() -> rest.get().uri(template, query)
+            body = watchdog.guard(deadline, () -> deadline.bind(() -> rest.get().uri(template, query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
-                    .retrieve().body(type));
-            if (body == null) {
-                throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                        downstream.serviceName() + " answered with an empty body", null);
-            }
-            return body;
+                    // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
+                    .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
+                    .retrieve().body(type)));
         } catch (RestClientResponseException e) {
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " answered " + e.getStatusCode().value(), e);
-        } catch (ResourceAccessException e) {
-            throw translate(downstream, deadline, e, e.getCause());
         } catch (RestClientException e) {
-            // the body is read while JSON is parsed: an I/O failure mid-body (a timeout, a reset) arrives wrapped in
-            // the converter's exception instead of a ResourceAccessException
+            // ResourceAccessException: no response; else an I/O failure while reading the body (timeout, reset,
+            // cut short by the deadline watchdog), or a body that is not a catalogue
             IOException io = ioCause(e);
             if (io != null) {
-                throw translate(downstream, deadline, e, io);
+                throw translate(downstream, deadline, io, e);
             }
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " sent a body that is not its catalogue", e);
+        } catch (RuntimeException e) {
+            // HttpClient's own state errors: a watchdog cancel that lands while the exchange is still connecting
+            // throws IllegalStateException "Endpoint not acquired / already released"; never a 500
+            throw deadline.expired() ? deadlineExceeded(downstream, deadline, e)
+                    : new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    downstream.serviceName() + " failed: " + e.getClass().getSimpleName(), e);
+        } finally {
+            meters.ended();
         }
+        if (body == null) {
+            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    downstream.serviceName() + " answered with an empty body", null);
+        }
+        return body;
     }
 
-    private static @Nullable IOException ioCause(Throwable failure) {
-        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
-            if (cause instanceof IOException io) {
-                return io;
-            }
-        }
-        return null;
+    /** Called by the strategy's bookkeeping for a call that finished after its request had been answered. */
+    public void wasted(String strategy, Downstream downstream) {
+        meters.wasted(strategy, downstream.serviceName());
     }
 
-    /** I/O failures: which timeout fired decides the status; a timeout cut short by the deadline is the deadline's. */
-    private static FanoutException translate(Downstream downstream, Deadline deadline, RestClientException e,
-                                             @Nullable Throwable cause) {
+    /**
+     * I/O failures: once the deadline has run out, any of them is the deadline's (the watchdog cancelled the call,
+     * or a timeout cut short by the deadline fired); before it, which timeout fired decides the status.
+     */
+    private static FanoutException translate(Downstream downstream, Deadline deadline, IOException cause,
+                                             RestClientException e) {
         String name = downstream.serviceName();
+        if (deadline.expired()) {
+            return deadlineExceeded(downstream, deadline, e);
+        }
         if (cause instanceof ConnectionRequestTimeoutException) {
-            return deadline.expired() ? deadlineExceeded(downstream, deadline, e)
-                    : new FanoutException(FanoutException.Kind.POOL_EXHAUSTED, downstream,
+            return new FanoutException(FanoutException.Kind.POOL_EXHAUSTED, downstream,
                     "No pooled connection to " + name + " could be leased in time: the pool is saturated", e);
         }
         if (cause instanceof ConnectTimeoutException || cause instanceof ConnectException) {
@@ -103,16 +122,28 @@ public class DownstreamClient {
                     name + " could not be reached", e);
         }
         if (cause instanceof SocketTimeoutException) {
-            return deadline.expired() ? deadlineExceeded(downstream, deadline, e)
-                    : new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
+            return new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
                     name + " sent no response within the response timeout", e);
         }
         if (cause instanceof InterruptedIOException || cause instanceof RequestFailedException) {
             return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     "The call to " + name + " was cancelled", e);
         }
+        if (cause instanceof NoHttpResponseException) {
+            return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    name + " closed the connection without a response", e);
+        }
         return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                name + " failed: " + (cause != null ? cause.getClass().getSimpleName() : "I/O error"), e);
+                name + " failed: " + cause.getClass().getSimpleName(), e);
+    }
+
+    private static @Nullable IOException ioCause(Throwable e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException io) {
+                return io;
+            }
+        }
+        return null;
     }
 
     static FanoutException deadlineExceeded(Downstream downstream, Deadline deadline, Throwable cause) {

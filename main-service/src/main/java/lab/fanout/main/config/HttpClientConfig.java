@@ -3,6 +3,7 @@ package lab.fanout.main.config;
 import java.time.Duration;
 
 import lab.fanout.main.client.Deadline;
+import lab.fanout.main.client.WatchedRequestFactory;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -51,7 +52,7 @@ class HttpClientConfig {
     @Bean
     RestClient downstreamRestClient(RestClient.Builder builder, CloseableHttpClient client,
                                     FanoutProperties properties) {
-        HttpComponentsClientHttpRequestFactory factory = new HttpComponentsClientHttpRequestFactory(client);
+        HttpComponentsClientHttpRequestFactory factory = new WatchedRequestFactory(client);
         // each call waits for a connection, and for its response, no longer than its request's deadline allows
         factory.setHttpContextFactory((method, uri) -> {
             HttpClientContext context = HttpClientContext.create();

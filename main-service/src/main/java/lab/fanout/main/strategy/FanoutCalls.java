@@ -2,10 +2,10 @@ package lab.fanout.main.strategy;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -23,7 +23,9 @@ import org.springframework.core.ParameterizedTypeReference;
 
 /**
  * The three downstream calls of one backoffice request, callable from any thread. Each call records its duration
- * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}.
+ * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}. Each call forwards the
+ * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs. A call that
+ * finishes after {@link #answered} is counted as wasted ({@code fanout_calls_wasted_total}).
  */
 public final class FanoutCalls {
 
@@ -31,6 +33,9 @@ public final class FanoutCalls {
     private final Simulation simulation;
     private final Deadline deadline;
     private final Map<Downstream, Duration> finished = new ConcurrentHashMap<>();
+    /** Calls that ended before the deadline: a strategy may ask after cancelled calls have ended too. */
+    private final Set<Downstream> endedInTime = ConcurrentHashMap.newKeySet();
+    private volatile @Nullable StrategyName answeredBy;
 
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
         this.client = client;
@@ -54,22 +59,21 @@ public final class FanoutCalls {
         return deadline;
     }
 
+    /** Marks the request as answered by {@code strategy}: calls still running are wasted when they finish. */
+    public void answered(StrategyName strategy) {
+        answeredBy = strategy;
+    }
+
     /**
      * @param cause what the strategy caught when its wait ran out, or null
-     * @return a 504 that names the calls still unanswered when the deadline ran out; if every call has ended, the
-     * slowest, the one that used up the budget. Every call has ended when scopeFork's {@code join()} throws (it
-     * returns only after the calls it interrupted have ended), and, in a race, when a CompletableFuture strategy's
-     * wait runs out just after the slow call's own timeout, capped at the deadline, has fired
+     * @return a 504 that names the calls still unanswered when the deadline ran out
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
-        List<Downstream> blamed = Arrays.stream(Downstream.values()).filter(d -> !finished.containsKey(d)).toList();
-        if (blamed.isEmpty()) {
-            blamed = List.of(Collections.max(finished.entrySet(), Map.Entry.comparingByValue()).getKey());
-        }
-        String names = blamed.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
-        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, blamed.getFirst(),
-                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out while waiting for " + names,
-                cause);
+        List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !endedInTime.contains(d)).toList();
+        String names = waiting.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
+        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, waiting.isEmpty() ? null : waiting.getFirst(),
+                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out"
+                        + (waiting.isEmpty() ? "" : " while waiting for " + names), cause);
     }
 
     /**
@@ -90,9 +94,16 @@ public final class FanoutCalls {
     private <T> List<T> call(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
         long start = System.nanoTime();
         try {
-            return client.fetch(downstream, type, simulation, deadline);
+            return client.fetch(downstream, type, simulation.forTarget(downstream.timingName()), deadline);
         } finally {
             finished.put(downstream, Duration.ofNanos(System.nanoTime() - start));
+            if (!deadline.expired()) {
+                endedInTime.add(downstream);
+            }
+            StrategyName strategy = answeredBy;
+            if (strategy != null) {
+                client.wasted(strategy.toString(), downstream);
+            }
         }
     }
 }

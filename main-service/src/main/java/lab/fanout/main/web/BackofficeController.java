@@ -58,6 +58,8 @@ class BackofficeController {
             e.getBody().setProperty("strategy", concurrency.toString());
             e.getHeaders().addAll(headers(concurrency, calls, start));
             throw e;
+        } finally {
+            calls.answered(concurrency);
         }
         return ResponseEntity.ok().headers(headers(concurrency, calls, start)).body(OrderView.join(fetched));
     }

@@ -1,0 +1,190 @@
+package lab.fanout.main;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import lab.fanout.main.client.CallMeters;
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static lab.fanout.main.FaultsFixture.catalogue;
+import static lab.fanout.main.FaultsFixture.path;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Thousands of requests over every strategy with a mix of faults (errors, closed connections, response timeouts,
+ * bodies dribbled past the deadline, a pool too small for the load), then nothing may be left behind: no leased or
+ * awaited pooled connection, no call in flight, no fan-out thread (virtual ones included), and no platform thread
+ * that was not there before (bounded waits, polled on the test's own thread). Under the virtual profile (request threads are virtual), so every platform thread above the
+ * baseline would be one the strategies made: the thread-per-task executor's {@code fanout-platform-N}.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "fanout.deadline=600ms", "fanout.response-timeout=250ms",
+        "fanout.pool.max-total=48", "fanout.pool.max-per-route=48", "fanout.pool.acquire-timeout=50ms"})
+class FanoutNoLeakTest {
+
+    private static final int REQUESTS = 2000;
+    private static final int CONCURRENCY = 48;
+    private static final Duration SETTLE = Duration.ofSeconds(15);
+
+    /** What each request asks of its target; plain requests weigh four times as much as each fault. */
+    private static final List<String> MIX = List.of("", "", "", "",
+            "errorRate=1",          // 500 problem -> 502
+            "closeRate=1",          // no response -> 502
+            "tailMs=100",           // slow but in time -> 200
+            "tailMs=400",           // beyond the 250 ms response timeout -> 504
+            "dribbleMs=2000");      // chunks within the response timeout, body past the deadline -> 504 (watchdog)
+
+    @RegisterExtension
+    static final WireMockExtension orders = FaultsFixture.fakeDownstream();
+    @RegisterExtension
+    static final WireMockExtension products = FaultsFixture.fakeDownstream();
+    @RegisterExtension
+    static final WireMockExtension accounts = FaultsFixture.fakeDownstream();
+
+    private static final HttpClient caller = FaultsFixture.caller();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    PoolingHttpClientConnectionManager downstreamConnectionPool;
+
+    @Autowired
+    CallMeters calls;
+
+    @DynamicPropertySource
+    static void downstreamUrls(DynamicPropertyRegistry registry) {
+        registry.add("fanout.downstreams.orders", orders::baseUrl);
+        registry.add("fanout.downstreams.products", products::baseUrl);
+        registry.add("fanout.downstreams.accounts", accounts::baseUrl);
+    }
+
+    @AfterAll
+    static void closeCaller() {
+        caller.close();
+    }
+
+    @BeforeEach
+    void fakes() {
+        fake(orders, Downstream.ORDERS);
+        fake(products, Downstream.PRODUCTS);
+        fake(accounts, Downstream.ACCOUNTS);
+    }
+
+    @Test
+    void thousandsOfFaultyRequestsLeaveNoConnectionCallOrThreadBehind() {
+        run(200, new Random(1));   // warm-up: thread pools (WireMock's, carriers, common pool) reach their size
+        settled();
+        List<String> baseline = platformThreads();
+
+        Map<Integer, AtomicInteger> statuses = run(REQUESTS, new Random(42));
+
+        assertThat(statuses).containsKeys(200, 502, 504).as("only 200, 502, 503 and 504")
+                .satisfies(s -> assertThat(s.keySet()).isSubsetOf(200, 502, 503, 504));
+        assertThat(statuses.values().stream().mapToInt(AtomicInteger::get).sum()).isEqualTo(REQUESTS);
+        settled();
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(200)).pollInSameThread().untilAsserted(() ->
+                assertThat(platformThreads()).as("platform threads not there before").isSubsetOf(baseline));
+    }
+
+    /** @return how many requests ended with each status; each problem is checked to be problem+json */
+    private Map<Integer, AtomicInteger> run(int requests, Random random) {
+        Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+        Semaphore concurrent = new Semaphore(CONCURRENCY);
+        StrategyName[] strategies = StrategyName.values();
+        Downstream[] targets = Downstream.values();
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < requests; i++) {
+                String query = "concurrency=" + strategies[random.nextInt(strategies.length)]
+                        + "&faultTarget=" + targets[random.nextInt(targets.length)].timingName()
+                        + "&" + MIX.get(random.nextInt(MIX.size()));
+                concurrent.acquireUninterruptibly();
+                callers.submit(() -> {
+                    try {
+                        HttpResponse<String> response = FaultsFixture.call(caller, port, query);
+                        if (response.statusCode() != 200) {
+                            assertThat(response.headers().firstValue("Content-Type")).as(query)
+                                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+                        }
+                        statuses.computeIfAbsent(response.statusCode(), s -> new AtomicInteger()).incrementAndGet();
+                    } finally {
+                        concurrent.release();
+                    }
+                });
+            }
+        }
+        return statuses;
+    }
+
+    /** Waits, bounded, until no connection is leased or awaited, no call runs and no fan-out thread lives. */
+    private void settled() {
+        await().atMost(SETTLE).pollInterval(Duration.ofMillis(100)).pollInSameThread().untilAsserted(() -> {
+            var pool = downstreamConnectionPool.getTotalStats();
+            assertThat(pool.getLeased()).as("leased connections").isZero();
+            assertThat(pool.getPending()).as("callers waiting for a connection").isZero();
+            assertThat(calls.inFlight()).as("calls in flight").isZero();
+            assertThat(FaultsFixture.liveThreads("fanout-platform-", "fanout-virtual-", "fanout"))
+                    .as("fan-out threads and scopes").allMatch(t -> t.contains("fanout-deadline-watchdog"));
+        });
+    }
+
+    /**
+     * @return names of live platform threads, without those that are not main-service's to manage: the fake
+     * downstreams' Jetty threads ({@code qtp...}), the JDK's self-sizing ForkJoinPools (virtual-thread carriers and
+     * the common pool add a worker to compensate for a blocked one and retire it after 30-60 s idle) and the JVM's
+     * attach listener (started when a tool such as jcmd attaches)
+     */
+    private static List<String> platformThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(name -> !name.startsWith("qtp") && !name.startsWith("ForkJoinPool")
+                        && !name.equals("Attach Listener"))
+                .sorted().toList();
+    }
+
+    /** Each knob of {@link #MIX} answered as the real downstreams do; a request without knobs gets the catalogue. */
+    private static void fake(WireMockExtension server, Downstream downstream) {
+        FaultsFixture.serveCatalogue(server, downstream);
+        stub(server, downstream, "errorRate", "1.0", aResponse().withStatus(500)
+                .withHeader("Content-Type", "application/problem+json").withBody("{\"status\":500}"));
+        stub(server, downstream, "closeRate", "1.0", aResponse().withFault(Fault.EMPTY_RESPONSE));
+        stub(server, downstream, "tailMs", "100", okJson(catalogue(downstream)).withFixedDelay(100));
+        stub(server, downstream, "tailMs", "400", okJson(catalogue(downstream)).withFixedDelay(400));
+        stub(server, downstream, "dribbleMs", "2000", okJson(catalogue(downstream)).withChunkedDribbleDelay(20, 2000));
+    }
+
+    private static void stub(WireMockExtension server, Downstream downstream, String knob, String value,
+                             ResponseDefinitionBuilder response) {
+        server.stubFor(get(urlPathEqualTo(path(downstream))).atPriority(1).withQueryParam(knob, equalTo(value))
+                .willReturn(response));
+    }
+}

@@ -1,0 +1,58 @@
+package lab.fanout.main.strategy;
+
+import java.time.Duration;
+import java.util.List;
+
+import lab.fanout.common.Simulation;
+import lab.fanout.main.client.Deadline;
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.client.DownstreamClient;
+import org.junit.jupiter.api.Test;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+/** A call that finishes after its request was answered is counted as wasted, under the strategy that answered. */
+class WastedCallsFaultsTest {
+
+    private final DownstreamClient client = mock(DownstreamClient.class);
+    private final FanoutCalls calls = new FanoutCalls(client, Simulation.NONE, Deadline.after(Duration.ofSeconds(5)));
+
+    @Test
+    void callFinishingBeforeTheAnswerIsNotWasted() {
+        when(client.fetch(eq(Downstream.ORDERS), any(), any(), any())).thenReturn(List.of());
+
+        calls.orders();
+        calls.answered(StrategyName.COMPLETABLE_FUTURE);
+
+        verify(client, never()).wasted(any(), any());
+    }
+
+    @Test
+    void callFinishingAfterTheAnswerIsWasted() {
+        when(client.fetch(eq(Downstream.PRODUCTS), any(), any(), any())).thenReturn(List.of());
+
+        calls.answered(StrategyName.THREAD_PER_TASK);
+        calls.products();
+
+        verify(client).wasted("completableFutureWithThreadTaskExecutor", Downstream.PRODUCTS);
+    }
+
+    @Test
+    void failedCallAfterTheAnswerIsWastedToo() {
+        when(client.fetch(eq(Downstream.ACCOUNTS), any(), any(), any())).thenThrow(new IllegalStateException("reset"));
+
+        calls.answered(StrategyName.VIRTUAL_THREAD_PER_TASK);
+        try {
+            calls.accounts();
+        } catch (IllegalStateException expected) {
+            // the failure reaches nobody: that is the point
+        }
+
+        verify(client).wasted("completableFutureWithVirtualTaskExecutor", Downstream.ACCOUNTS);
+    }
+}

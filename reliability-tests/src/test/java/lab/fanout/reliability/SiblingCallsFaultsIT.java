@@ -1,0 +1,79 @@
+package lab.fanout.reliability;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import lab.fanout.bench.system.LocalSystem;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What becomes of the sibling calls when one call fails, measured at the real downstreams: orders fails at once
+ * ({@code errorRate=1}, a failure skips the latency) while products and accounts take 3 s. StructuredTaskScope
+ * cancels the siblings (the downstreams count them abandoned) and answers at once; the CompletableFuture strategies
+ * wait for both siblings and answer after them; sequential never calls them.
+ */
+class SiblingCallsFaultsIT {
+
+    private static final int SIBLING_MS = 3000;
+    private static final List<String> SIBLINGS = List.of("products-service", "accounts-service");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sequential", "completableFuture", "completableFutureWithThreadTaskExecutor",
+            "completableFutureWithVirtualTaskExecutor", "scopeFork"})
+    void siblingsOfAFailedCall(String strategy) throws Exception {
+        LocalSystem system = RunningServices.get();
+        double abandonedBefore = abandoned(system);
+        double siblingCallsBefore = siblingCalls(system);
+
+        long start = System.nanoTime();
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(system.mainBaseUrl().resolve(
+                "/backoffice/api/v1/backoffice/orders?concurrency=" + strategy + "&latencyMs=" + SIBLING_MS
+                        + "&faultTarget=orders&errorRate=1")).build(), HttpResponse.BodyHandlers.ofString());
+        Duration timeToError = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(response.body()).contains("\"downstream\":\"orders-service\"");
+        switch (strategy) {
+            case "sequential" -> {
+                assertThat(timeToError).isLessThan(Duration.ofMillis(SIBLING_MS - 1000));
+                Thread.sleep(SIBLING_MS);   // a sibling call, if one had been made, would have ended by now
+                assertThat(siblingCalls(system)).as("sibling calls made").isEqualTo(siblingCallsBefore);
+            }
+            case "scopeFork" -> {
+                assertThat(timeToError).isLessThan(Duration.ofMillis(SIBLING_MS - 1000));
+                // each sibling notices the closed connection when its 3 s of work end
+                await().atMost(Duration.ofSeconds(15)).until(() -> abandoned(system) == abandonedBefore + 2);
+            }
+            default -> {
+                assertThat(timeToError).isGreaterThanOrEqualTo(Duration.ofMillis(SIBLING_MS));
+                await().atMost(Duration.ofSeconds(15)).until(() -> siblingCalls(system) == siblingCallsBefore + 2);
+                assertThat(abandoned(system)).as("siblings abandoned").isEqualTo(abandonedBefore);
+            }
+        }
+    }
+
+    private static double abandoned(LocalSystem system) {
+        return SIBLINGS.stream().mapToDouble(s -> Metrics.sum(url(system, s), "downstream_requests_abandoned_total", ""))
+                .sum();
+    }
+
+    /** @return the siblings' finished catalogue requests (Micrometer records a request when it ends) */
+    private static double siblingCalls(LocalSystem system) {
+        return SIBLINGS.stream().mapToDouble(s -> Metrics.sum(url(system, s), "http_server_requests_seconds_count",
+                "uri=\"" + RunningServices.path(s) + "\"")).sum();
+    }
+
+    private static URI url(LocalSystem system, String service) {
+        return system.baseUrl(service);
+    }
+}
