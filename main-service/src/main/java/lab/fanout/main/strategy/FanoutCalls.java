@@ -70,6 +70,10 @@ public final class FanoutCalls {
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
         List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !endedInTime.contains(d)).toList();
+        if (waiting.isEmpty() && !finished.isEmpty()) {
+            // every call ended a moment before the strategy's own wait ran out: the slowest is the one it waited for
+            waiting = List.of(finished.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
+        }
         String names = waiting.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
         return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, waiting.isEmpty() ? null : waiting.getFirst(),
                 "The request's deadline of " + deadline.budget().toMillis() + " ms ran out"

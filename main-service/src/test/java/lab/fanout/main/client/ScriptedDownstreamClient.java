@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import lab.fanout.common.Simulation;
 import lab.fanout.main.config.FanoutProperties;
 
@@ -49,7 +51,7 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private final AtomicInteger running = new AtomicInteger();
 
     public ScriptedDownstreamClient() {
-        super(RestClient.create(), PROPERTIES);
+        super(RestClient.create(), PROPERTIES, new DeadlineWatchdog(), new CallMeters(new SimpleMeterRegistry()));
     }
 
     /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */
