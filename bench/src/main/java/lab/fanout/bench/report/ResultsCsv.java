@@ -72,6 +72,7 @@ public final class ResultsCsv {
         col("main_cpu_s", r -> r.rep.server().cpuSeconds());
         col("heap_after_cell_mb", r -> r.cell.heapAfterBytes() == null ? null : r.cell.heapAfterBytes() / 1e6);
         col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());
+        col("others_cpu_pct", r -> r.rep.othersCpuPercent());
         col("driver_cpu_s", r -> r.rep.run().driverCpu() == null ? null : r.rep.run().driverCpu().toNanos() / 1e9);
         col("command", r -> r.cell.command());
     }

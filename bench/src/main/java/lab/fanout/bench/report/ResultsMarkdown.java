@@ -77,7 +77,7 @@ public final class ResultsMarkdown {
         varying.forEach(k -> head.add(k.column));
         head.addAll(List.of("Req./Sec. median (min–max)", "Bound (limit)", "Efficiency", "p50 / p90 / p99 / max (ms)",
                 "Errors", "Time (s)", "Peak threads platform / virtual", "Peak pool leased / pending",
-                "CPU s / 1k req", "Heap after (MB)", "Machine CPU"));
+                "CPU s / 1k req", "Heap after (MB)", "Machine CPU (others)"));
         md.append("| ").append(String.join(" | ", head)).append(" |\n|");
         head.forEach(h -> md.append(h.startsWith("Concurrency") || h.equals("Executor") ? ":---|" : "---:|"));
         md.append('\n');
@@ -96,7 +96,7 @@ public final class ResultsMarkdown {
             cells.add(Fmt.num(r.peakPoolLeased(), 0) + " / " + Fmt.num(r.peakPoolPending(), 0));
             cells.add(Fmt.num(r.cpuSecondsPer1000(), 2));
             cells.add(Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0));
-            cells.add(Fmt.num(r.machineBusyPercent(), 0) + " %");
+            cells.add(Fmt.num(r.machineBusyPercent(), 0) + " % (" + Fmt.num(r.othersCpuPercent(), 0) + " %)");
             md.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
     }
@@ -114,6 +114,7 @@ public final class ResultsMarkdown {
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
               are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
             - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole
-              machine (driver and all services included) busy share; near 100 % the CPU, not the strategy, is the limit.
+              machine's busy share (driver and all services included); near 100 % the CPU, not the strategy, is the
+              limit. **(others)**: the part used by processes that are not the harness's, i.e. someone else's work.
             """;
 }

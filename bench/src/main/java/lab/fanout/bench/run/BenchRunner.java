@@ -93,14 +93,17 @@ public final class BenchRunner {
             Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
                     cell.timeoutSeconds());
             first = first == null ? load : first;
-            MachineCpu cpu = MachineCpu.now();
+            MachineCpu cpu = MachineCpu.now(target.ownPids());
             Scraper.Sampling sampling = scraper.start();
             DriverRun run = driver.run(load, rawDir.resolve(id + "-rep" + r));
             ServerFigures server = sampling.stop();
             if (cancelled) {
                 return null;
             }
-            reps.add(new Repetition(r, load, run, server, MachineCpu.busyPercentSince(cpu)));
+            MachineCpu end = MachineCpu.now(target.ownPids());
+            double driverSeconds = run.driverCpu() == null ? 0 : run.driverCpu().toNanos() / 1e9;
+            reps.add(new Repetition(r, load, run, server, MachineCpu.busyPercent(cpu, end),
+                    MachineCpu.othersPercent(cpu, end, driverSeconds)));
             last = run;
         }
         String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
@@ -120,7 +123,8 @@ public final class BenchRunner {
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors, machine CPU %s%s",
                 r.cell().label(), r.throughputMedian(), r.throughputMin(), r.throughputMax(), r.bound().requestsPerSecond(),
                 r.bound().limit(), Double.isNaN(r.efficiency()) ? "n/a" : Math.round(100 * r.efficiency()) + "%",
-                r.latencyMs(99), r.errorCount(), r.machineBusyPercent() == null ? "n/a" : Math.round(r.machineBusyPercent()) + "%",
+                r.latencyMs(99), r.errorCount(), r.machineBusyPercent() == null ? "n/a" : Math.round(r.machineBusyPercent()) + "%"
+                        + (r.othersCpuPercent() == null ? "" : " (others " + Math.round(r.othersCpuPercent()) + "%)"),
                 r.rateSustained() ? "" : ", RATE NOT SUSTAINED");
     }
 

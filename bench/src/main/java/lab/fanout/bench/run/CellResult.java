@@ -101,6 +101,10 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound boun
         return Stats.median(each(Repetition::machineBusyPercent));
     }
 
+    public Double othersCpuPercent() {
+        return Stats.median(each(Repetition::othersCpuPercent));
+    }
+
     /** @return the driver's own CPU as % of one core over its runs, or null */
     public Double driverCpuPercent() {
         Double cpu = Stats.sumOrNull(each(r -> r.run().driverCpu() == null ? null : r.run().driverCpu().toNanos() / 1e9));

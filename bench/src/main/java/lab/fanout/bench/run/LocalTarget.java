@@ -54,6 +54,13 @@ public final class LocalTarget implements Target {
     }
 
     @Override
+    public java.util.List<Long> ownPids() {
+        java.util.List<Long> pids = new java.util.ArrayList<>(system.pids().values());
+        pids.add(ProcessHandle.current().pid());
+        return pids;
+    }
+
+    @Override
     public String describe() {
         return "local: the four services started by the harness on free ports (logs in logs/)";
     }

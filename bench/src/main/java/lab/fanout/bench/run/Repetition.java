@@ -12,6 +12,9 @@ import lab.fanout.bench.metrics.ServerFigures;
  * @param run                what it measured
  * @param server             main-service's figures meanwhile
  * @param machineBusyPercent the whole machine's CPU busy share meanwhile, %, or null
+ * @param othersCpuPercent   the share of that busy with processes not ours (neither the harness, its services nor
+ *                           the driver), %, or null
  */
-public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent) {
+public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
+                         Double othersCpuPercent) {
 }

@@ -24,6 +24,11 @@ public interface Target extends AutoCloseable {
     /** @return how many service restarts {@link #prepare} will do to get from {@code previous} (or nothing) to {@code next} */
     int restartsBetween(Cell previous, Cell next);
 
+    /** @return pids of the processes this harness runs (itself, and services it started), for the CPU accounting */
+    default java.util.List<Long> ownPids() {
+        return java.util.List.of(ProcessHandle.current().pid());
+    }
+
     /** Stops what the target started; a no-op for an existing deployment. */
     @Override
     void close();
