@@ -41,7 +41,8 @@ public final class AbDriver extends LoadDriver {
             throw new IllegalArgumentException("ab has no constant-rate mode: use --driver hey for ratesPerSecond");
         }
         List<String> c = new ArrayList<>(List.of("ab", "-l", "-c", Integer.toString(load.concurrency()),
-                "-s", Integer.toString(Math.max(1, load.timeoutSeconds())), "-g", with(base, ".ab.tsv").toString()));
+                "-s", Integer.toString(load.timeoutSeconds() == 0 ? 86_400 : load.timeoutSeconds()),   // 0: a day
+                "-g", with(base, ".ab.tsv").toString()));
         if (load.requests() != null) {
             c.addAll(List.of("-n", load.requests().toString()));
         } else {

@@ -72,6 +72,18 @@ class ReportTest {
     }
 
     @Test
+    void aConcurrencySweepIsDrawnAgainstConcurrency(@TempDir Path dir) throws Exception {
+        List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
+                .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
+                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.bound(), r.repetitions(),
+                        r.heapAfterBytes(), r.command()))
+                .toList();
+        assertThat(Charts.write(dir, "scale", sweep)).hasSize(3).allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
+        assertThat(ResultsMarkdown.render("t", List.of(), sweep, Map.of(), false))
+                .contains("| Concurrency | Executor | Concurrency Level | Req./Sec.");
+    }
+
+    @Test
     void chartsArePngs(@TempDir Path dir) throws Exception {
         List<String> files = Charts.write(dir, "pool", cells());
         assertThat(files).containsExactly("pool-throughput.png", "pool-latency.png", "pool-efficiency.png");
