@@ -34,16 +34,18 @@ public final class OpenFileLimit {
     }
 
     /**
-     * @param clients the most concurrent clients of any cell: hey holds one socket each, main-service accepts them all
+     * @param clients the most concurrent clients of any cell: hey holds one socket each, and main-service accepts them
+     *                all, twice over at worst: the requests of the warm-up's clients, dropped when the warm-up ends,
+     *                keep their sockets until main-service has answered them, while the measured run's clients connect
      * @param pool    the largest pool: main-service's outbound sockets on top
      * @throws IllegalStateException if the hard limit is too low, saying how to raise it
      */
     public static void require(int clients, int pool) {
-        long needed = clients + pool + BASE;
+        long needed = 2L * clients + pool + BASE;
         hard().ifPresent(limit -> {
             if (limit < needed) {
                 throw new IllegalStateException("open-file limit too low: ulimit -Hn is " + limit + ", but " + clients
-                        + " clients need about " + needed + " open files in hey and in main-service. Raise it in the"
+                        + " clients need about " + needed + " open files in main-service (2 x clients + pool + 1,000). Raise it in the"
                         + " shell that runs ./lab: as root `ulimit -n 65536`, otherwise a nofile line in"
                         + " /etc/security/limits.conf (and log in again)");
             }

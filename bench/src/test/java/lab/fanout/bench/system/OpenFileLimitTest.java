@@ -14,7 +14,7 @@ class OpenFileLimitTest {
         if (limit == Long.MAX_VALUE) {
             return;   // no limit to read here (not Linux) or unlimited: nothing can be too many
         }
-        assertThatThrownBy(() -> OpenFileLimit.require((int) Math.min(Integer.MAX_VALUE, limit), 500))
+        assertThatThrownBy(() -> OpenFileLimit.require((int) Math.min(Integer.MAX_VALUE, limit / 2), 1000))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("ulimit -Hn is " + limit).hasMessageContaining("ulimit -n 65536");
     }
