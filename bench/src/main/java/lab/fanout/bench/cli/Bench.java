@@ -114,7 +114,8 @@ public final class Bench implements Callable<Integer> {
         load.requireInstalled();
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
-                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500));
+                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500),
+                    warning -> System.out.println("warning: " + warning));
         }
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
