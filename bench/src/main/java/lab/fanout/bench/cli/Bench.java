@@ -114,15 +114,15 @@ public final class Bench implements Callable<Integer> {
         load.requireInstalled();
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
-                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500));
+                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500),
+                    warning -> System.out.println("warning: " + warning));
         }
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
-        Map<String, String> main = new LinkedHashMap<>(matrix.mainProperties());
-        main.putAll(mainProperties);   // the command line wins over the matrix file
-        Target target = baseUrl != null ? new RemoteTarget(baseUrl) : new LocalTarget(ws.repo(), dir.resolve("logs"), main);
+        Target target = baseUrl != null ? new RemoteTarget(baseUrl)
+                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
@@ -190,7 +190,7 @@ public final class Bench implements Callable<Integer> {
                 "matrix: " + matrix.name(), "command: " + command,
                 "target: " + target.describe(), "driver: " + load.name(),
                 "service_jvm_flags: --enable-preview (JVM defaults otherwise)",
-                "extra_main_properties: " + mainProperties,
+                "extra_main_properties: " + mainProperties(matrix),
                 "cells: " + results.size() + " finished"), loadBefore));
     }
 
@@ -199,6 +199,13 @@ public final class Bench implements Callable<Integer> {
         List<String> all = spec.commandLine().getParseResult().originalArgs();
         int at = all.indexOf(spec.name());
         return all.subList(at + 1, all.size());
+    }
+
+    /** @return the matrix file's {@code mainProperties}, overridden by {@code --main-property} */
+    private Map<String, String> mainProperties(Matrix matrix) {
+        Map<String, String> all = new LinkedHashMap<>(matrix.mainProperties());
+        all.putAll(mainProperties);
+        return all;
     }
 
     /** {@code --preset faults}: scenarios, not cells (lab.fanout.bench.faults.FaultsPreset), on services it starts. */

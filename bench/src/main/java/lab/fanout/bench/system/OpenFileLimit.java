@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * The hard limit on open files ({@code ulimit -Hn}) this process passes on to the services and the load driver it
@@ -36,17 +37,28 @@ public final class OpenFileLimit {
     /**
      * @param clients the most concurrent clients of any cell: hey holds one socket each, main-service accepts them all
      * @param pool    the largest pool: main-service's outbound sockets on top
-     * @throws IllegalStateException if the hard limit is too low, saying how to raise it
+     * @param warn    told when the limit is enough only as long as no request outlives the driver's timeout: a request
+     *                hey gave up on keeps its socket in main-service until answered, while the next run's clients
+     *                connect (2 x clients at worst; a first soak run here hit EMFILE in Tomcat's acceptor that way)
+     * @throws IllegalStateException if the hard limit is below clients + pool + 1,000, saying how to raise it
      */
-    public static void require(int clients, int pool) {
+    public static void require(int clients, int pool, Consumer<String> warn) {
         long needed = clients + pool + BASE;
+        long safe = 2L * clients + pool + BASE;
         hard().ifPresent(limit -> {
             if (limit < needed) {
                 throw new IllegalStateException("open-file limit too low: ulimit -Hn is " + limit + ", but " + clients
-                        + " clients need about " + needed + " open files in hey and in main-service. Raise it in the"
-                        + " shell that runs ./lab: as root `ulimit -n 65536`, otherwise a nofile line in"
-                        + " /etc/security/limits.conf (and log in again)");
+                        + " clients need about " + needed + " open files in main-service (clients + pool + 1,000)."
+                        + RAISE);
+            }
+            if (limit < safe) {
+                warn.accept("open-file limit " + limit + " is below " + safe + " (2 x clients + pool + 1,000): requests"
+                        + " that outlive the driver's timeout keep their sockets while the next run connects, and"
+                        + " main-service may run out of files (EMFILE)." + RAISE);
             }
         });
     }
+
+    private static final String RAISE = " Raise it in the shell that runs ./lab: as root `ulimit -n 65536` (where"
+            + " the container allows it), otherwise a nofile line in /etc/security/limits.conf (and log in again).";
 }

@@ -14,12 +14,12 @@ class SoakPresetTest {
     void soakRunsBothClientCountsUnderBothProfilesForAMinute() {
         Matrix soak = MatrixFile.preset("soak");
 
-        assertThat(soak.cells()).hasSize(4).allMatch(c -> c.durationSeconds() == 60 && c.timeoutSeconds() >= 60);
+        assertThat(soak.cells()).hasSize(4).allMatch(c -> c.durationSeconds() == 60 && c.timeoutSeconds() >= 150);
         assertThat(soak.cells()).extracting(Cell::concurrency).containsExactlyInAnyOrder(1200, 1200, 10_000, 10_000);
         assertThat(soak.cells()).extracting(Cell::profile)
                 .containsExactlyInAnyOrder("virtual", "platform", "virtual", "platform");
-        assertThat(soak.mainProperties()).containsEntry("fanout.deadline", "60s")
-                .containsEntry("fanout.pool.acquire-timeout", "30s");
+        assertThat(soak.mainProperties()).containsEntry("fanout.deadline", "150s")
+                .containsEntry("fanout.pool.acquire-timeout", "150s");
     }
 
     @Test
