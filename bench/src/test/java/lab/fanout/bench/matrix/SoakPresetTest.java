@@ -19,7 +19,7 @@ class SoakPresetTest {
         assertThat(soak.cells()).extracting(Cell::profile)
                 .containsExactlyInAnyOrder("virtual", "platform", "virtual", "platform");
         assertThat(soak.mainProperties()).containsEntry("fanout.deadline", "150s")
-                .containsEntry("fanout.pool.acquire-timeout", "150s");
+                .containsEntry("fanout.pool.acquire-timeout", "150s").containsEntry("fanout.response-timeout", "30s");
     }
 
     @Test
