@@ -14,7 +14,7 @@ class SoakPresetTest {
     void soakRunsBothClientCountsUnderBothProfilesForAMinute() {
         Matrix soak = MatrixFile.preset("soak");
 
-        assertThat(soak.cells()).hasSize(4).allMatch(c -> c.durationSeconds() == 60 && c.timeoutSeconds() >= 150);
+        assertThat(soak.cells()).hasSize(4).allMatch(c -> c.durationSeconds() >= 60 && c.timeoutSeconds() >= 150);
         assertThat(soak.cells()).extracting(Cell::concurrency).containsExactlyInAnyOrder(1200, 1200, 10_000, 10_000);
         assertThat(soak.cells()).extracting(Cell::profile)
                 .containsExactlyInAnyOrder("virtual", "platform", "virtual", "platform");
