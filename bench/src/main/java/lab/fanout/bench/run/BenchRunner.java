@@ -70,7 +70,19 @@ public final class BenchRunner {
         driver.stop();
     }
 
-    /** @param fresh main-service has just (re)started: its JIT is cold, so the warm-up runs twice */
+    /** Warm-up runs at most, per cell; after a (re)start of main-service, whose JIT is still cold. */
+    static final int MAX_WARMUPS = 3;
+    static final int MAX_WARMUPS_AFTER_START = 8;
+
+    /**
+     * @return whether the warm-up has levelled off: its last run answered no more than 10 % faster than the one
+     * before (on 2 cores C2 compiles for tens of seconds after a start, and the rate climbs until it is done)
+     */
+    static boolean steady(DriverRun before, DriverRun last) {
+        return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();
+    }
+
+    /** @param fresh main-service has just (re)started: its JIT is cold, so at least two warm-up runs */
     private CellResult runCell(int index, Cell cell, boolean fresh) throws InterruptedException {
         Deployment d = target.prepare(cell);
         Bound bound = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
@@ -79,11 +91,16 @@ public final class BenchRunner {
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
         DriverRun last = null;
-        for (int w = 1; w <= (fresh ? 2 : 1); w++) {
+        DriverRun before = null;
+        for (int w = 1; w <= (fresh ? MAX_WARMUPS_AFTER_START : MAX_WARMUPS); w++) {
             last = driver.run(warmup, rawDir.resolve(id + "-warmup" + w));
             if (cancelled) {
                 return null;
             }
+            if (w >= (fresh ? 2 : 1) && steady(before, last)) {
+                break;
+            }
+            before = last;
         }
         Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
         List<Repetition> reps = new ArrayList<>();

@@ -36,6 +36,13 @@ class BenchRunnerTest {
     }
 
     @Test
+    void warmUpEndsWhenTheRateStopsClimbing() {
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(360, 3))).isFalse();   // +20 %: JIT still at work
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(320, 3))).isTrue();
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(200, 3))).isTrue();    // a dip is noise, not warm-up
+    }
+
+    @Test
     void estimateCountsWarmUpRepetitionsAndRestarts() {
         Cell c = cell(null, 4, null);
         double one = BenchRunner.Eta.estimateSeconds(c);
