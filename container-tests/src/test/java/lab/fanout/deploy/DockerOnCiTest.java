@@ -13,8 +13,8 @@ class DockerOnCiTest {
     void aDockerEngineAnswersSoThatTheImagesAreChecked() {
         if (!DockerClientFactory.instance().isDockerAvailable()) {
             Repo.missing("no Docker engine answers, so ImagesRunTogetherTest is skipped: start one "
-                    + "(scripts/docker-engine.sh start), make the images (docker/make-base-image.sh if nothing can be "
-                    + "pulled; ./mvnw -B package -DskipTests; scripts/build-images.sh --hey) and run again");
+                    + "(scripts/docker-engine.sh start; where no image can be pulled, docker/make-base-image.sh "
+                    + "too) and run again");
         }
     }
 }
