@@ -27,8 +27,8 @@ import lab.fanout.bench.system.LocalSystem.LaunchSpec;
  * other two healthy) and each strategy, a few requests one at a time, and for each request what the caller and the
  * services saw: the answer and how long it took (time to error), the downstream calls made and what became of them
  * (abandoned by main-service, finished after the budget it sent), calls that finished after the answer (wasted), and
- * what was still busy right after the answer (calls in flight, each holding a thread and a pooled connection, and
- * platform threads above the idle baseline) and for how long.
+ * what was still busy right after the answer (calls in flight, each holding a thread and a pooled connection or
+ * waiting for one; pooled connections leased; platform threads above the idle baseline) and for how long.
  * <p>
  * Figures come from the services' own meters at {@code /actuator/prometheus} (main-service: {@code fanout_calls_*},
  * {@code jvm_threads_live_threads}; downstreams: {@code downstream_requests_abandoned_total},
@@ -41,6 +41,8 @@ public final class FaultsPreset {
     static final Duration DEADLINE = Duration.ofSeconds(2);
     static final int REQUESTS_PER_CELL = 3;
     private static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
+    /** main-service's pool gauge (Micrometer's HttpClient 5 binder); absent: n/a in the table. */
+    private static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
     private static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
     private static final Map<String, String> CATALOGUE_URIS = Map.of("orders-service", "/order/api/v1/orders",
             "products-service", "/product/api/v1/products", "accounts-service", "/account/api/v1/accounts");
@@ -65,7 +67,8 @@ public final class FaultsPreset {
 
     /** What one request cost, as deltas of the services' meters. */
     record Observation(int status, double timeToAnswerMs, double callsMade, double abandoned, double late,
-                       double wasted, double inFlightAfter, double platformThreadsAfter, double busyAfterMs) {
+                       double wasted, double inFlightAfter, double leasedAfter, double platformThreadsAfter,
+                       double busyAfterMs) {
     }
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -152,6 +155,7 @@ public final class FaultsPreset {
         }
         return new Observation(status, (answered - start) / 1e6, made, abandoned, late,
                 delta(mainBefore, mainEnd, "fanout_calls_wasted_total", Map.of()), inFlightAfter,
+                mainAfter.sum(LEASED, Map.of("state", "leased")).orElse(Double.NaN),
                 value(mainAfter, "jvm_threads_live_threads") - value(mainBefore, "jvm_threads_live_threads"),
                 busyAfterMs);
     }
@@ -205,6 +209,7 @@ public final class FaultsPreset {
                 + " | " + avg(o, Observation::late)
                 + " | " + avg(o, Observation::wasted)
                 + " | " + avg(o, Observation::inFlightAfter)
+                + " | " + avg(o, Observation::leasedAfter)
                 + " | " + avg(o, Observation::platformThreadsAfter)
                 + " | " + ms(median(o.stream().mapToDouble(Observation::busyAfterMs).toArray())) + " |";
     }
@@ -231,7 +236,8 @@ public final class FaultsPreset {
     }
 
     private static String avg(List<Observation> o, Figure figure) {
-        return String.format(Locale.ROOT, "%.1f", o.stream().mapToDouble(figure::of).average().orElse(0));
+        double mean = o.stream().mapToDouble(figure::of).average().orElse(0);
+        return Double.isNaN(mean) ? "n/a" : String.format(Locale.ROOT, "%.1f", mean);
     }
 
     private static double median(double[] values) {
