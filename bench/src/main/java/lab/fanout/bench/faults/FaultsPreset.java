@@ -200,7 +200,7 @@ public final class FaultsPreset {
         return after.sum(name, labels).orElse(0) - before.sum(name, labels).orElse(0);
     }
 
-    private static String row(Strategy strategy, List<Observation> o) {
+    static String row(Strategy strategy, List<Observation> o) {
         return "| " + strategy
                 + " | " + String.join(" ", o.stream().map(x -> String.valueOf(x.status())).distinct().toList())
                 + " | " + ms(median(o.stream().mapToDouble(Observation::timeToAnswerMs).toArray()))
@@ -214,12 +214,12 @@ public final class FaultsPreset {
                 + " | " + ms(median(o.stream().mapToDouble(Observation::busyAfterMs).toArray())) + " |";
     }
 
-    private static String table(Scenario scenario, List<String> rows) {
+    static String table(Scenario scenario, List<String> rows) {
         return "### " + scenario.title() + "\n\n`" + scenario.query() + "`\n\n"
                 + "| strategy | answer | time to answer (ms, median) | downstream calls made | abandoned by main-service"
                 + " | finished after the budget | wasted (finished after the answer) | calls in flight right after the answer"
-                + " | platform threads above before | busy after the answer (ms, median) |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n";
+                + " | pooled connections leased right after the answer | platform threads above before | busy after the answer (ms, median) |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n";
     }
 
     private static String document(List<String> tables) {

@@ -1,0 +1,31 @@
+package lab.fanout.bench.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import lab.fanout.bench.faults.FaultsPreset.Observation;
+import lab.fanout.bench.faults.FaultsPreset.Scenario;
+import lab.fanout.bench.model.Strategy;
+import org.junit.jupiter.api.Test;
+
+/** The failure-mode table: every row has as many cells as the header names, and a missing gauge reads n/a. */
+class FaultsTableTest {
+
+    private static int columns(String markdownRow) {
+        return markdownRow.split("\\|", -1).length - 2;
+    }
+
+    @Test
+    void headerSeparatorAndRowsHaveTheSameColumns() {
+        Observation o = new Observation(502, 45.0, 3, 2, 0, 0, 2, Double.NaN, 1, 980.0);
+        String row = FaultsPreset.row(Strategy.values()[0], List.of(o, o));
+        String[] lines = FaultsPreset.table(new Scenario("t", "q", Duration.ZERO), List.of(row)).split("\n");
+        String header = lines[4];
+        assertThat(header).contains("pooled connections leased");
+        assertThat(columns(lines[5])).isEqualTo(columns(header));
+        assertThat(columns(lines[6])).isEqualTo(columns(header));
+        assertThat(row).contains("| n/a |");
+    }
+}
