@@ -1,5 +1,7 @@
 package lab.fanout.common;
 
+import java.util.List;
+
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -14,9 +16,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Applies to every fan-out-lab service: bad input becomes 400 problem+json ({@link ProblemAdvice}), and so does
+ * Applies to every fan-out-lab service: the {@link Simulation} knobs bind from the query
+ * ({@link SimulationArgumentResolver}); bad input becomes 400 problem+json ({@link ProblemAdvice}), and so does
  * every error that never reaches Spring MVC ({@link ProblemErrorReportValve}, {@link AcceptHeaderFilter}); the knobs
  * show at {@code /actuator/info} ({@link KnobsInfoContributor}).
  */
@@ -27,6 +32,17 @@ public class ServiceCommonAutoConfiguration {
     @Bean
     AcceptHeaderFilter acceptHeaderFilter() {
         return new AcceptHeaderFilter();
+    }
+
+    /** Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation. */
+    @Bean
+    WebMvcConfigurer simulationBinding() {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                resolvers.add(new SimulationArgumentResolver());
+            }
+        };
     }
 
     @Configuration(proxyBeanMethods = false)
