@@ -103,14 +103,16 @@ public final class ResultsMarkdown {
 
     static final String LEGEND = """
             How to read (details: docs/benchmarks.md in the repository):
-            - **Req./Sec.**: successful (2xx) requests per second, median of the repetitions (min–max in brackets).
+            - **Req./Sec.**: successful (2xx) requests per second over the window (see Time), median of the repetitions
+              (min–max in brackets).
             - **Bound**: Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only), pool ÷ (3 × latency), route ÷ latency, common-pool parallelism ÷ (3 × latency); W = ideal
               latency = 1 × latency (parallel) or 3 × latency (sequential). The limit says which resource sets it.
             - **Efficiency** = Req./Sec. ÷ Bound: what CPU, the network, the driver and queueing cost.
             - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
-            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one repetition.
+            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one repetition
+              (hey, closed loop: the drain at its end left out, as clients run out of requests one by one).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
               are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
             - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole

@@ -26,7 +26,7 @@ class HeyDriverTest {
     @Test
     void countsStatusesTransportErrorsAndTheWindow(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
-        DriverRun run = HeyDriver.parseCsv(csv, 6, null);
+        DriverRun run = HeyDriver.parseCsv(csv, 6, 0, null);
         assertThat(run.answered()).isEqualTo(4);
         assertThat(run.ok()).isEqualTo(3);
         // 2 of the 6 requested never got an answer: hey leaves them out of its CSV
@@ -38,16 +38,54 @@ class HeyDriverTest {
         assertThat(run.latencyMicros().getValueAtPercentile(50)).isBetween(209_800L, 210_200L);
     }
 
+    /**
+     * A simulated closed loop, as hey -n runs it: 100 clients, 16 requests each, latency 200 ms ± 15 % (normal).
+     * Its steady rate is clients ÷ mean latency; the whole run's rate is lower because clients run out one by one.
+     */
+    @Test
+    void theWindowOfAClosedLoopLeavesTheDrainOut(@TempDir Path dir) throws IOException {
+        int clients = 100;
+        int each = 16;
+        java.util.Random random = new java.util.Random(42);
+        StringBuilder csv = new StringBuilder(CSV.lines().findFirst().orElseThrow()).append('\n');
+        double latencySum = 0;
+        for (int c = 0; c < clients; c++) {
+            double t = 0.001 * random.nextDouble();   // clients start within a millisecond
+            for (int r = 0; r < each; r++) {
+                double latency = 0.2 * (1 + 0.15 * random.nextGaussian());
+                latencySum += latency;
+                csv.append(String.format(java.util.Locale.ROOT, "%.4f,0,0,0,0,0,200,%.4f%n", latency, t));
+                t += latency;
+            }
+        }
+        double steady = clients / (latencySum / (clients * each));
+        Path file = Files.writeString(dir.resolve("loop.hey.csv"), csv);
+
+        DriverRun whole = HeyDriver.parseCsv(file, clients * each, 0, null);
+        DriverRun drainLeftOut = HeyDriver.parseCsv(file, clients * each, clients, null);
+
+        assertThat(whole.throughput()).isLessThan(0.95 * steady);
+        assertThat(drainLeftOut.throughput()).isCloseTo(steady, within(0.02 * steady));
+        assertThat(drainLeftOut.answered()).isEqualTo(clients * each);
+    }
+
+    @Test
+    void aRunWithUnansweredRequestsKeepsTheWholeWindow(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
+        // 2 of 6 got no answer: a client without a row looks idle, so the drain cannot be told apart
+        assertThat(HeyDriver.parseCsv(csv, 6, 2, null).windowSeconds()).isCloseTo(0.649, within(1e-9));
+    }
+
     @Test
     void aDurationRunCannotCountTransportErrors(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
-        assertThat(HeyDriver.parseCsv(csv, -1, null).errors()).doesNotContainKey("transport");
+        assertThat(HeyDriver.parseCsv(csv, -1, 0, null).errors()).doesNotContainKey("transport");
     }
 
     @Test
     void allRequestsUnansweredIsAResultNotAFailure(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV.lines().findFirst().orElseThrow() + "\n");
-        DriverRun run = HeyDriver.parseCsv(csv, 10, null);
+        DriverRun run = HeyDriver.parseCsv(csv, 10, 0, null);
         assertThat(run.ok()).isZero();
         assertThat(run.errors()).containsEntry("transport", 10L);
         assertThat(run.throughput()).isZero();
@@ -56,7 +94,7 @@ class HeyDriverTest {
     @Test
     void somethingElseThanHeyCsvFailsClearly(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), "flag provided but not defined: -x\nUsage: hey [options...] <url>\n");
-        assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, null)).hasMessageContaining("no request was answered");
+        assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, 0, null)).hasMessageContaining("no request was answered");
     }
 
     @Test
