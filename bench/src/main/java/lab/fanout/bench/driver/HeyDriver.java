@@ -121,14 +121,16 @@ public final class HeyDriver extends LoadDriver {
     /**
      * The drain of a closed loop left out. hey -n gives each client n ÷ c requests, so near the end clients run out
      * one by one and the rate falls while the last ones finish: with 16 requests per client and a latency spread
-     * of 15 %, that tail alone lowers answers ÷ whole run by about 9 %. The steady part lasts until the last moment
-     * all c clients had a request in flight (T); in it, the rate is (A + c/2) ÷ (T − first start), where A is the
-     * answers up to T and c/2 the expected share of the c requests in flight at T (half a round each, on average).
-     * Returned as the time the run's answers would take at that rate, so answers ÷ window is the steady rate.
-     * Only valid when every request was answered (a request with no row would look like an idle client).
+     * of 15 %, that tail alone lowers answers ÷ whole run by about 9 %. The steady part runs from the first start
+     * to the last moment all c clients had a request in flight, T. Its rate counts each request by the share of it
+     * inside [first start, T] (overlap ÷ its response time), so that requests cut by T count in part whatever the
+     * clients' phases: rate = Σ share ÷ (T − first start). Returned as the time the run's answers would take at that
+     * rate, so answers ÷ window is the steady rate. The whole run is the window when a request got no answer (its
+     * client would look idle) or when T comes before each client has had one answer on average (one round: a
+     * shorter steady part says nothing).
      *
      * @param spans  [start, end] of every answered request, s from hey's start
-     * @param whole  last answer − first start, s: returned when all c were never in flight together
+     * @param whole  last answer − first start, s
      * @return the window in s
      */
     static double steadyWindow(List<double[]> spans, int clients, double first, double whole) {
@@ -137,7 +139,7 @@ public final class HeyDriver extends LoadDriver {
         int inFlight = 0;
         int answered = 0;
         int answeredAtFull = -1;
-        double full = 0;
+        double full = first;
         for (int i = 0, j = 0; i < starts.length; ) {
             if (j < ends.length && ends[j] < starts[i]) {  // a start at the same instant comes first: back to back
                 inFlight--;
@@ -152,7 +154,15 @@ public final class HeyDriver extends LoadDriver {
                 i++;
             }
         }
-        double rate = (answeredAtFull + clients / 2.0) / (full - first);
-        return answeredAtFull < 0 || full <= first || spans.size() / rate > whole ? whole : spans.size() / rate;
+        if (answeredAtFull < clients) {
+            return whole;
+        }
+        double share = 0;
+        for (double[] span : spans) {
+            double length = span[1] - span[0];
+            double inside = Math.min(span[1], full) - span[0];
+            share += length <= 0 ? (span[0] <= full ? 1 : 0) : Math.clamp(inside / length, 0, 1);
+        }
+        return spans.size() * (full - first) / share;
     }
 }

@@ -38,35 +38,52 @@ class HeyDriverTest {
         assertThat(run.latencyMicros().getValueAtPercentile(50)).isBetween(209_800L, 210_200L);
     }
 
-    /**
-     * A simulated closed loop, as hey -n runs it: 100 clients, 16 requests each, latency 200 ms ± 15 % (normal).
-     * Its steady rate is clients ÷ mean latency; the whole run's rate is lower because clients run out one by one.
-     */
-    @Test
-    void theWindowOfAClosedLoopLeavesTheDrainOut(@TempDir Path dir) throws IOException {
-        int clients = 100;
-        int each = 16;
-        java.util.Random random = new java.util.Random(42);
+    /** A closed loop as hey -n runs it: clients start within 1 ms, each sends its next request on the answer. */
+    private static Path closedLoop(Path dir, int clients, int each, double spread, long seed, double[] meanLatency)
+            throws IOException {
+        java.util.Random random = new java.util.Random(seed);
         StringBuilder csv = new StringBuilder(CSV.lines().findFirst().orElseThrow()).append('\n');
-        double latencySum = 0;
+        double sum = 0;
         for (int c = 0; c < clients; c++) {
-            double t = 0.001 * random.nextDouble();   // clients start within a millisecond
+            double t = 0.001 * random.nextDouble();
             for (int r = 0; r < each; r++) {
-                double latency = 0.2 * (1 + 0.15 * random.nextGaussian());
-                latencySum += latency;
+                double latency = 0.2 * (1 + spread * random.nextGaussian());
+                sum += latency;
                 csv.append(String.format(java.util.Locale.ROOT, "%.4f,0,0,0,0,0,200,%.4f%n", latency, t));
                 t += latency;
             }
         }
-        double steady = clients / (latencySum / (clients * each));
-        Path file = Files.writeString(dir.resolve("loop.hey.csv"), csv);
+        meanLatency[0] = sum / (clients * each);
+        return Files.writeString(dir.resolve("loop-" + seed + ".hey.csv"), csv);
+    }
 
-        DriverRun whole = HeyDriver.parseCsv(file, clients * each, 0, null);
-        DriverRun drainLeftOut = HeyDriver.parseCsv(file, clients * each, clients, null);
+    /** 100 clients, 16 requests each, 200 ms ± 15 %: the steady rate is clients ÷ mean latency (Little's law). */
+    @Test
+    void theWindowOfAClosedLoopLeavesTheDrainOut(@TempDir Path dir) throws IOException {
+        for (long seed = 1; seed <= 5; seed++) {
+            double[] mean = new double[1];
+            Path file = closedLoop(dir, 100, 16, 0.15, seed, mean);
+            double steady = 100 / mean[0];
+            assertThat(HeyDriver.parseCsv(file, 1600, 0, null).throughput()).isLessThan(0.95 * steady);
+            assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(steady, within(0.02 * steady));
+        }
+    }
 
-        assertThat(whole.throughput()).isLessThan(0.95 * steady);
-        assertThat(drainLeftOut.throughput()).isCloseTo(steady, within(0.02 * steady));
-        assertThat(drainLeftOut.answered()).isEqualTo(clients * each);
+    /** No spread: every client finishes at once, nothing to leave out, and the rate stays clients ÷ latency. */
+    @Test
+    void clientsInStepAreNotOverCounted(@TempDir Path dir) throws IOException {
+        double[] mean = new double[1];
+        Path file = closedLoop(dir, 100, 16, 0, 7, mean);
+        assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(500, within(5.0));
+    }
+
+    /** One request per client (the seed's slow cells): no steady part to measure, so the whole run is the window. */
+    @Test
+    void oneRoundKeepsTheWholeWindow(@TempDir Path dir) throws IOException {
+        double[] mean = new double[1];
+        Path file = closedLoop(dir, 100, 1, 0.15, 3, mean);
+        DriverRun run = HeyDriver.parseCsv(file, 100, 100, null);
+        assertThat(run.throughput()).isCloseTo(HeyDriver.parseCsv(file, 100, 0, null).throughput(), within(1e-9));
     }
 
     @Test
