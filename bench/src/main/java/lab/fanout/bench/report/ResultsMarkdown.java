@@ -61,7 +61,7 @@ public final class ResultsMarkdown {
         md.append("Request Number       : ").append(c.requests() != null ? c.requests() + " per repetition"
                 : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
         md.append("Repetitions          : ").append(c.repetitions()).append(" after a ").append(c.warmupSeconds())
-                .append(" s warm-up run (not measured), repeated until the rate stops climbing\n");
+                .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
         md.append("Common pool          : parallelism ").append(first.deployment().parallelism())
                 .append(" on ").append(first.deployment().cores()).append(" cores\n```\n");
         Map<String, List<CellResult>> byProfile = cells.stream()

@@ -70,15 +70,26 @@ public final class BenchRunner {
         driver.stop();
     }
 
-    /** Warm-up runs at most, per cell; after a (re)start of main-service, whose JIT is still cold. */
-    static final int MAX_WARMUPS = 3;
-    static final int MAX_WARMUPS_AFTER_START = 8;
+    /** Warm-up time at most, s, per cell; after a (re)start of main-service, whose JIT is still cold. */
+    static final int MAX_WARMUP_SECONDS = 60;
+    static final int MAX_WARMUP_SECONDS_AFTER_START = 180;
+    /** The JIT counts as done when it compiled for at most this share of a warm-up run's wall time. */
+    static final double JIT_DONE_SHARE = 0.05;
+    static final String JIT_TIME = "jvm_compilation_time_ms_total";
+    /** A (re)start on 2 cores: about 30 s until ready, then about 60 s of warm-up until the JIT has settled. */
+    static final int RESTART_SECONDS = 90;
 
     /**
-     * @return whether the warm-up has levelled off: its last run answered no more than 10 % faster than the one
-     * before (on 2 cores C2 compiles for tens of seconds after a start, and the rate climbs until it is done)
+     * @param jitMillis main-service's JIT compilation time during the last warm-up run, ms (null: metric absent)
+     * @return whether the warm-up is over. Measured on 2 cores after a start (scopeFork, 100 clients, 4 s runs): the
+     * JIT compiled 3,000-7,000 ms per run while the rate climbed from 28 to 400 req/s, and under 100 ms once it
+     * held at 420-435. The rate alone misleads: it held at 245-257 req/s for 5 runs while the JIT was still at
+     * 4,400 ms per run. Without the metric: the last run answered no more than 10 % faster than the one before.
      */
-    static boolean steady(DriverRun before, DriverRun last) {
+    static boolean steady(DriverRun before, DriverRun last, Double jitMillis, double runMillis) {
+        if (jitMillis != null) {
+            return jitMillis <= JIT_DONE_SHARE * runMillis;
+        }
         return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();
     }
 
@@ -90,19 +101,33 @@ public final class BenchRunner {
         String id = cell.id(index);
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
+        Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
         DriverRun last = null;
         DriverRun before = null;
-        for (int w = 1; w <= (fresh ? MAX_WARMUPS_AFTER_START : MAX_WARMUPS); w++) {
+        long warmupStart = System.nanoTime();
+        int maxSeconds = fresh ? MAX_WARMUP_SECONDS_AFTER_START : MAX_WARMUP_SECONDS;
+        for (int w = 1; ; w++) {
+            Double jitBefore = jitMillis(scraper);
+            long runStart = System.nanoTime();
             last = driver.run(warmup, rawDir.resolve(id + "-warmup" + w));
             if (cancelled) {
                 return null;
             }
-            if (w >= (fresh ? 2 : 1) && steady(before, last)) {
+            Double jitAfter = jitMillis(scraper);
+            Double jit = jitBefore == null || jitAfter == null ? null : jitAfter - jitBefore;
+            double runMillis = (System.nanoTime() - runStart) / 1e6;
+            boolean outOfTime = (System.nanoTime() - warmupStart) / 1e9 + cell.warmupSeconds() > maxSeconds;
+            boolean settled = steady(before, last, jit, runMillis);
+            if (w >= (fresh ? 2 : 1) && (settled || outOfTime)) {
+                if (!settled) {
+                    out.printf("  warm-up stopped at its %d s limit before it settled (JIT: %s ms in the last run):"
+                            + " the figures may still be rising%n", maxSeconds,
+                            jit == null ? "n/a" : String.format(Locale.ROOT, "%.0f", jit));
+                }
                 break;
             }
             before = last;
         }
-        Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
         List<Repetition> reps = new ArrayList<>();
         Load first = null;
         for (int r = 1; r <= cell.repetitions(); r++) {
@@ -125,6 +150,11 @@ public final class BenchRunner {
         }
         String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
         return new CellResult(index, cell, d, bound, reps, scraper.heapBytes(), command);
+    }
+
+    private static Double jitMillis(Scraper scraper) {
+        return scraper.scrape().map(e -> e.sum(JIT_TIME)).filter(v -> v.isPresent()).map(v -> v.getAsDouble())
+                .orElse(null);
     }
 
     /** The block's request count, or enough for durationSeconds at the previous run's (or the offered) rate. */
@@ -150,7 +180,7 @@ public final class BenchRunner {
         double seconds = 0;
         for (int i = 0; i < cells.size(); i++) {
             Cell c = cells.get(i);
-            seconds += Eta.estimateSeconds(c) + (local ? (30 + c.warmupSeconds()) * LocalTarget.restarts(i == 0 ? null : cells.get(i - 1), c) : 0);
+            seconds += Eta.estimateSeconds(c) + (local ? RESTART_SECONDS * LocalTarget.restarts(i == 0 ? null : cells.get(i - 1), c) : 0);
         }
         return java.time.Duration.ofSeconds(Math.round(seconds));
     }
@@ -166,8 +196,7 @@ public final class BenchRunner {
             estimates = new double[cells.size()];
             for (int i = 0; i < cells.size(); i++) {
                 Cell c = cells.get(i);
-                // a (re)start: about 30 s on 2 cores, then a second warm-up
-                estimates[i] = estimateSeconds(c) + (30 + c.warmupSeconds()) * target.restartsBetween(i == 0 ? null : cells.get(i - 1), c);
+                estimates[i] = estimateSeconds(c) + RESTART_SECONDS * target.restartsBetween(i == 0 ? null : cells.get(i - 1), c);
             }
         }
 

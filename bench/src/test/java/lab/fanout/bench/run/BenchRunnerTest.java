@@ -36,10 +36,18 @@ class BenchRunnerTest {
     }
 
     @Test
-    void warmUpEndsWhenTheRateStopsClimbing() {
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(360, 3))).isFalse();   // +20 %: JIT still at work
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(320, 3))).isTrue();
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(200, 3))).isTrue();    // a dip is noise, not warm-up
+    void warmUpEndsWhenTheJitHasSettled() {
+        // the rate held while the JIT still compiled 4.4 s in a 4 s run (two compiler threads): not warm
+        assertThat(BenchRunner.steady(warmup(250, 4), warmup(252, 4), 4400.0, 4000)).isFalse();
+        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 87.0, 4000)).isTrue();
+        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 250.0, 4000)).isFalse();   // 6 %
+    }
+
+    @Test
+    void withoutTheJitMetricWarmUpEndsWhenTheRateStopsClimbing() {
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(360, 3), null, 3000)).isFalse();   // +20 %
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(320, 3), null, 3000)).isTrue();
+        assertThat(BenchRunner.steady(warmup(300, 3), warmup(200, 3), null, 3000)).isTrue();    // a dip is noise
     }
 
     @Test
@@ -47,7 +55,7 @@ class BenchRunnerTest {
         Cell c = cell(null, 4, null);
         double one = BenchRunner.Eta.estimateSeconds(c);
         assertThat(one).isGreaterThan(3 + 3 * 4);
-        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + 30 + 3)));
+        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + BenchRunner.RESTART_SECONDS)));
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
     }
