@@ -70,9 +70,14 @@ public final class BenchRunner {
         driver.stop();
     }
 
-    /** Warm-up time at most, s, per cell; after a (re)start of main-service, whose JIT is still cold. */
-    static final int MAX_WARMUP_SECONDS = 60;
-    static final int MAX_WARMUP_SECONDS_AFTER_START = 180;
+    /**
+     * Warm-up time at most, s, per cell (LAB_MAX_WARMUP_SECONDS, default 60); three times that after a (re)start of
+     * main-service, whose JIT is still cold.
+     */
+    static int maxWarmupSeconds() {
+        return Integer.parseInt(System.getenv().getOrDefault("LAB_MAX_WARMUP_SECONDS",
+                System.getProperty("lab.maxWarmupSeconds", "60")));
+    }
     /** The JIT counts as done when it compiled for at most this share of a warm-up run's wall time. */
     static final double JIT_DONE_SHARE = 0.05;
     static final String JIT_TIME = "jvm_compilation_time_ms_total";
@@ -105,7 +110,7 @@ public final class BenchRunner {
         DriverRun last = null;
         DriverRun before = null;
         long warmupStart = System.nanoTime();
-        int maxSeconds = fresh ? MAX_WARMUP_SECONDS_AFTER_START : MAX_WARMUP_SECONDS;
+        int maxSeconds = (fresh ? 3 : 1) * maxWarmupSeconds();
         for (int w = 1; ; w++) {
             Double jitBefore = jitMillis(scraper);
             long runStart = System.nanoTime();
