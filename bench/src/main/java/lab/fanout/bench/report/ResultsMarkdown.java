@@ -60,7 +60,7 @@ public final class ResultsMarkdown {
         KNOBS.stream().filter(k -> !varying.contains(k)).forEach(k -> md.append(k.header).append(" : ").append(k.value.apply(first)).append('\n'));
         md.append("Request Number       : ").append(c.requests() != null ? c.requests() + " per repetition"
                 : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
-        md.append("Repetitions          : ").append(c.repetitions()).append(" after a ").append(c.warmupSeconds())
+        md.append("Repetitions          : ").append(c.repetitions()).append(" after ").append(c.warmupSeconds())
                 .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
         md.append("Common pool          : parallelism ").append(first.deployment().parallelism())
                 .append(" on ").append(first.deployment().cores()).append(" cores\n```\n");

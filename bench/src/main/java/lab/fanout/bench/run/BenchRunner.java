@@ -114,7 +114,7 @@ public final class BenchRunner {
         for (int w = 1; ; w++) {
             Double jitBefore = jitMillis(scraper);
             long runStart = System.nanoTime();
-            last = driver.run(warmup, rawDir.resolve(id + "-warmup" + w));
+            last = drive(warmup, rawDir.resolve(id + "-warmup" + w));
             if (cancelled) {
                 return null;
             }
@@ -142,7 +142,7 @@ public final class BenchRunner {
             first = first == null ? load : first;
             MachineCpu cpu = MachineCpu.now(target.ownPids());
             Scraper.Sampling sampling = scraper.start();
-            DriverRun run = driver.run(load, rawDir.resolve(id + "-rep" + r));
+            DriverRun run = drive(load, rawDir.resolve(id + "-rep" + r));
             ServerFigures server = sampling.stop();
             if (cancelled) {
                 return null;
@@ -155,6 +155,18 @@ public final class BenchRunner {
         }
         String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
         return new CellResult(index, cell, d, bound, reps, scraper.heapBytes(), command);
+    }
+
+    /** @return the run, or null when it was stopped by {@link #cancel} (the tool's cut-short output is no failure) */
+    private DriverRun drive(Load load, Path base) throws InterruptedException {
+        try {
+            return driver.run(load, base);
+        } catch (RuntimeException e) {
+            if (cancelled) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private static Double jitMillis(Scraper scraper) {
