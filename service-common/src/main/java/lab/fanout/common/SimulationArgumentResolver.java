@@ -51,6 +51,9 @@ final class SimulationArgumentResolver implements HandlerMethodArgumentResolver 
     public Simulation resolveArgument(MethodParameter parameter, @Nullable ModelAndViewContainer mavContainer,
                                       NativeWebRequest request, @Nullable WebDataBinderFactory binderFactory)
             throws Exception {
+        if (Arrays.stream(COMPONENTS).noneMatch(c -> request.getParameter(c.getName()) != null)) {
+            return Simulation.NONE;   // the common case, a benchmark's: no knob given, nothing to convert or validate
+        }
         if (binderFactory == null) {
             throw new IllegalStateException("Simulation needs a WebDataBinderFactory (Spring MVC provides one)");
         }
