@@ -38,22 +38,31 @@ class HeyDriverTest {
         assertThat(run.latencyMicros().getValueAtPercentile(50)).isBetween(209_800L, 210_200L);
     }
 
-    /** A closed loop as hey -n runs it: clients start within 1 ms, each sends its next request on the answer. */
+    /**
+     * A closed loop as hey -n runs it: clients start within 1 ms, each sends its next request on the answer.
+     * meanLatency gets the mean of the requests after each client's first.
+     */
     private static Path closedLoop(Path dir, int clients, int each, double spread, long seed, double[] meanLatency)
             throws IOException {
+        return closedLoop(dir, clients, each, spread, seed, 1, meanLatency);
+    }
+
+    /** @param firstFactor each client's first request takes this many times longer: opening its connection */
+    private static Path closedLoop(Path dir, int clients, int each, double spread, long seed, double firstFactor,
+                                   double[] meanLatency) throws IOException {
         java.util.Random random = new java.util.Random(seed);
         StringBuilder csv = new StringBuilder(CSV.lines().findFirst().orElseThrow()).append('\n');
         double sum = 0;
         for (int c = 0; c < clients; c++) {
             double t = 0.001 * random.nextDouble();
             for (int r = 0; r < each; r++) {
-                double latency = 0.2 * (1 + spread * random.nextGaussian());
-                sum += latency;
+                double latency = 0.2 * (1 + spread * random.nextGaussian()) * (r == 0 ? firstFactor : 1);
+                sum += r == 0 ? 0 : latency;
                 csv.append(String.format(java.util.Locale.ROOT, "%.4f,0,0,0,0,0,200,%.4f%n", latency, t));
                 t += latency;
             }
         }
-        meanLatency[0] = sum / (clients * each);
+        meanLatency[0] = sum / (clients * (each - 1.0));
         return Files.writeString(dir.resolve("loop-" + seed + ".hey.csv"), csv);
     }
 
@@ -66,6 +75,17 @@ class HeyDriverTest {
             double steady = 100 / mean[0];
             assertThat(HeyDriver.parseCsv(file, 1600, 0, null).throughput()).isLessThan(0.95 * steady);
             assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(steady, within(0.02 * steady));
+        }
+    }
+
+    /** A slow first round (connections opening) is the ramp-up: left out, the rate is that of the rounds after. */
+    @Test
+    void theWindowOfAClosedLoopLeavesTheRampUpOut(@TempDir Path dir) throws IOException {
+        for (long seed = 1; seed <= 5; seed++) {
+            double[] mean = new double[1];
+            Path file = closedLoop(dir, 100, 16, 0.05, seed, 1.5, mean);
+            double steady = 100 / mean[0];
+            assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(steady, within(0.015 * steady));
         }
     }
 
