@@ -153,7 +153,7 @@ class FanoutNoLeakTest {
             assertThat(pool.getLeased()).as("leased connections").isZero();
             assertThat(pool.getPending()).as("callers waiting for a connection").isZero();
             assertThat(calls.inFlight()).as("calls in flight").isZero();
-            assertThat(FaultsFixture.liveThreads("fanout-platform-", "fanout-virtual-", "fanout"))
+            assertThat(LiveThreads.matching("fanout-platform-", "fanout-virtual-", "fanout"))
                     .as("fan-out threads and scopes").allMatch(t -> t.contains("fanout-deadline-watchdog"));
         });
     }

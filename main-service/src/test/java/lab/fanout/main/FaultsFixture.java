@@ -2,23 +2,15 @@ package lab.fanout.main;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executors;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import com.sun.management.HotSpotDiagnosticMXBean;
 import lab.fanout.main.client.Downstream;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -27,14 +19,12 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMoc
 
 /**
  * What the fault, leak and shutdown tests of main-service share: WireMock fakes of the three downstreams with tiny
- * catalogues (one order joined to one account and one product), a caller on virtual threads, and a thread dump that
- * sees virtual threads.
+ * catalogues (one order joined to one account and one product) and a caller on virtual threads; the thread
+ * check is {@link LiveThreads}.
  */
 public final class FaultsFixture {
 
     public static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private FaultsFixture() {
     }
@@ -93,44 +83,6 @@ public final class FaultsFixture {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * @return live threads, virtual ones included (JDK's JSON thread dump: every thread container, i.e. executors and
-     * structured task scopes, with its threads), whose name or container name starts with one of {@code prefixes}
-     */
-    public static List<String> liveThreads(String... prefixes) {
-        List<String> found = new ArrayList<>();
-        for (JsonNode container : threadDump().path("threadDump").path("threadContainers")) {
-            String containerName = container.path("container").asString();
-            for (JsonNode thread : container.path("threads")) {
-                String name = thread.path("name").asString();
-                for (String prefix : prefixes) {
-                    if (name.startsWith(prefix) || containerName.startsWith(prefix)) {
-                        found.add(containerName + ": '" + name + "'");
-                        break;
-                    }
-                }
-            }
-        }
-        return found;
-    }
-
-    private static JsonNode threadDump() {
-        try {
-            Path dir = Files.createTempDirectory("threads");
-            Path file = dir.resolve("dump.json");   // dumpThreads refuses an existing file
-            try {
-                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-                        .dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
-                return JSON.readTree(file.toFile());
-            } finally {
-                Files.deleteIfExists(file);
-                Files.delete(dir);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ForkJoinPool;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;

@@ -1,4 +1,4 @@
-package lab.fanout.main.web;
+package lab.fanout.main;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * thread container (executors, structured task scopes) with its threads, which {@link Thread#getAllStackTraces()}
  * cannot do for virtual threads.
  */
-final class LiveThreads {
+public final class LiveThreads {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -28,7 +28,7 @@ final class LiveThreads {
     /** @return the names of live threads whose name starts with one of {@code prefixes}, or that run in a
      *          thread container whose name starts with one of them (a {@code StructuredTaskScope} names its
      *          container, its forked threads are unnamed) */
-    static List<String> matching(String... prefixes) {
+    public static List<String> matching(String... prefixes) {
         List<String> found = new ArrayList<>();
         for (JsonNode container : dump().path("threadDump").path("threadContainers")) {
             String containerName = container.path("container").asString();

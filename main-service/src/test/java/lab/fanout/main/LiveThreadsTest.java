@@ -1,4 +1,4 @@
-package lab.fanout.main.web;
+package lab.fanout.main;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
