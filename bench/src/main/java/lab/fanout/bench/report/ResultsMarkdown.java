@@ -111,8 +111,9 @@ public final class ResultsMarkdown {
             - **Efficiency** = Req./Sec. ÷ Bound: what CPU, the network, the driver and queueing cost.
             - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
-            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one repetition
-              (hey, closed loop: the drain at its end left out, as clients run out of requests one by one).
+            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one
+              repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the
+              clients running out of requests one by one, left out).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
               are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
             - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole
