@@ -148,7 +148,8 @@ public final class HeyDriver extends LoadDriver {
     static final int MIN_STEADY_ROUNDS = 8;
 
     static double steadyWindow(List<double[]> spans, int clients, double first, double whole) {
-        double[] starts = spans.stream().mapToDouble(s -> s[0]).sorted().toArray();
+        List<double[]> byStart = spans.stream().sorted(Comparator.comparingDouble(s -> s[0])).toList();
+        double[] starts = byStart.stream().mapToDouble(s -> s[0]).toArray();
         double[] ends = spans.stream().mapToDouble(s -> s[1]).sorted().toArray();
         int inFlight = 0;
         int answered = 0;
@@ -171,8 +172,7 @@ public final class HeyDriver extends LoadDriver {
         if (answeredAtFull < MIN_STEADY_ROUNDS * clients) {
             return whole;
         }
-        double rampEnd = spans.stream().sorted(Comparator.comparingDouble(s -> s[0])).limit(clients)
-                .mapToDouble(s -> s[1]).max().orElse(first);
+        double rampEnd = byStart.stream().limit(clients).mapToDouble(s -> s[1]).max().orElse(first);
         if (rampEnd >= full) {
             return whole;
         }
