@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 
 cluster=fanout-lab            # = name: in k8s/kind-config.yaml
 context=kind-$cluster
-namespace=fanout-lab          # = namespace: in k8s/kustomization.yaml
-kc() { kubectl --context "$context" -n "$namespace" "$@"; }
+KUBECTL=(kubectl --context "$context")
+source scripts/k8s-deploy.sh  # lab_apply, lab_wait, lab_summary: shared with scripts/cluster.sh
+kc() { lab_kc "$@"; }
 
 need() {
   command -v "$1" >/dev/null && return
@@ -48,8 +49,6 @@ load_images() {   # kind load docker-image every image that scripts/build-images
   done
 }
 
-node_port() { kc get service "$1" -o jsonpath='{.spec.ports[0].nodePort}'; }
-
 up() {
   need_tools
   build_jars "${1:-}"
@@ -62,27 +61,15 @@ up() {
     kind create cluster --config k8s/kind-config.yaml --wait 120s
   fi
   load_images
-  kubectl --context "$context" apply -k k8s
+  lab_apply k8s
   if $existed; then   # same image tags, new content: restart the lab's pods onto the images just loaded
     kc rollout restart deployment -l app.kubernetes.io/part-of=fanout-lab
   fi
-  for deployment in $(kc get deployments -o name); do
-    kc rollout status "$deployment" --timeout=300s
-  done
-  local platform virtual path=/backoffice/api/v1/backoffice/orders
-  platform=$(node_port main-service-platform)
-  virtual=$(node_port main-service-virtual)
+  lab_wait 300
+  echo
+  echo "fanout-lab runs on kind (namespace $lab_namespace):"
+  lab_summary localhost
   cat <<TEXT
-
-fanout-lab runs on kind (namespace $namespace):
-  main-service, platform threads  http://localhost:$platform$path?concurrency=scopeFork
-  main-service, virtual threads   http://localhost:$virtual$path?concurrency=scopeFork
-  Grafana                         http://localhost:$(node_port grafana)   (anonymous viewer; admin/admin to edit)
-  Prometheus                      http://localhost:$(node_port prometheus)/targets
-
-Load both variants from this machine, the same strategy, one after the other:
-  hey -z 30s -c 100 'http://localhost:$platform$path?concurrency=completableFutureWithThreadTaskExecutor'
-  hey -z 30s -c 100 'http://localhost:$virtual$path?concurrency=completableFutureWithThreadTaskExecutor'
 Or inside the cluster, every strategy against both:  scripts/kind.sh load
 Knobs: edit k8s/base/main-service.env or downstream.env, then  kubectl --context $context apply -k k8s
 Remove everything:  scripts/kind.sh down

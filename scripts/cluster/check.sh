@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# ./lab cluster check: what a user of `kubectl apply -k k8s` would meet on a real cluster, checked on the
+# single-node cluster of ./lab cluster up (k8s/README.md, "A real cluster on this machine"). A line per check;
+# every check runs even after a failure; the exit status is the number of failed checks.
+#   1 server-side dry run of k8s/ against the real API server; the namespace's restricted Pod Security level
+#     enforced by admission (a privileged pod is refused)
+#   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
+#     uid 10001 on a read-only root filesystem (read from the running pods)
+#   3 through each main-service variant's Service: every strategy 200 with the body ./lab up gives; the variant's
+#     request-thread kind; a 400 problem+json for a bad strategy
+#   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
+#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT)
+#   6 ./lab bench --base-url against one variant writes its results folder
+#   7 a killed downstream pod: 5xx problem+json within the deadline, then 200 once Kubernetes replaced it
+# Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+eval "$(scripts/cluster/node.sh env)"   # ns state node node_ip kubeconfig
+in_ns() { nsenter --net="/run/netns/$ns" "$@"; }
+KUBECTL=(in_ns kubectl --kubeconfig "$kubeconfig")
+source scripts/k8s-deploy.sh           # lab_kc, lab_namespace
+kc() { lab_kc "$@"; }
+
+work=$(mktemp -d)
+pf_pid=
+trap '[[ -n $pf_pid ]] && kill "$pf_pid" 2>/dev/null; rm -rf "$work"' EXIT
+failed=0
+orders=/backoffice/api/v1/backoffice/orders
+variants=(main-service-platform main-service-virtual)
+knob() { sed -n "s/^$1=//p" k8s/base/"$2"; }   # knob NAME FILE: a value of k8s/base/*.env
+latency_ms=$(knob DOWNSTREAM_LATENCY downstream.env | tr -dc 0-9)
+deadline_s=$(knob FANOUT_DEADLINE main-service.env | tr -dc 0-9)
+
+pass() { printf 'ok    %s\n' "$*"; }
+fail() { printf 'FAIL  %s\n' "$*"; failed=$((failed + 1)); }
+detail() { printf '        %s\n' "$@"; }
+service_url() { echo "http://$(kc get service "$1" -o jsonpath='{.spec.clusterIP}'):$(kc get service "$1" -o jsonpath='{.spec.ports[0].port}')"; }
+strategies() {   # the strategies main-service accepts, from its 400 problem for an unknown one
+  in_ns curl -s "$(service_url main-service-virtual)$orders?concurrency=none" \
+    | jq -r '.detail' | sed -n 's/.*is not one of \[\(.*\)\].*/\1/p' | tr -d ' ' | tr , '\n'
+}
+
+check1() {
+  local out
+  if out=$("${KUBECTL[@]}" apply -k k8s --dry-run=server --warnings-as-errors 2>&1); then
+    pass "1 kubectl apply --dry-run=server -k k8s: $(grep -c 'created\|configured\|unchanged' <<<"$out") objects accepted, no warning"
+  else
+    fail "1 kubectl apply --dry-run=server -k k8s"; detail "$out"
+  fi
+  # a control that can fail: admission must refuse a pod below the restricted level in the lab's namespace
+  out=$(kc run psa-probe --image=fanout-lab/hey:0.1.4 --restart=Never --dry-run=server \
+    --overrides='{"spec":{"containers":[{"name":"psa-probe","image":"fanout-lab/hey:0.1.4","securityContext":{"privileged":true}}]}}' 2>&1)
+  if grep -q 'violates PodSecurity "restricted' <<<"$out"; then
+    pass "1 Pod Security admission enforces restricted in $lab_namespace: a privileged pod is refused"
+  else
+    fail "1 a privileged pod was not refused by Pod Security admission"; detail "$out"
+  fi
+}
+
+check2() {
+  local limit=${LAB_CLUSTER_ROLLOUT_SECONDS:-300} d name took restarts
+  for d in $(kc get deployments -o name); do
+    name=${d#*/}
+    if ! kc wait --for=condition=Available "$d" --timeout="${limit}s" >/dev/null 2>&1; then
+      fail "2 deployment $name not Available within $limit s"; continue
+    fi
+    # from the Deployment's creation to its Available condition (the last rollout of a re-applied one)
+    took=$(kc get "$d" -o json | jq -r '(.status.conditions[] | select(.type == "Available") | .lastTransitionTime
+      | fromdateiso8601) - (.metadata.creationTimestamp | fromdateiso8601)')
+    pass "2 deployment $name Available ${took} s after creation (limit $limit s)"
+  done
+  restarts=$(kc get pods -o json | jq -r '.items[] | .metadata.name as $p | .status.containerStatuses[]?
+    | select(.restartCount > 0) | "\($p)/\(.name): \(.restartCount) restarts"')
+  if [[ -z $restarts ]]; then pass "2 no container restarted"; else fail "2 containers restarted"; detail "$restarts"; fi
+  local pod uid root
+  for pod in $(kc get pods -l app.kubernetes.io/part-of=fanout-lab -o name); do
+    # read from the running process and its mount table, not from the manifest
+    uid=$(kc exec "$pod" -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>&1)
+    root=$(kc exec "$pod" -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts; touch /probe 2>&1 | sed "s/.*: //"' 2>&1 | paste -sd' ')
+    if [[ $uid == 10001 && $root == "ro Read-only file system" ]]; then
+      pass "2 ${pod#*/}: runs as uid $uid, root filesystem read-only (a write fails: ${root#ro })"
+    else
+      fail "2 ${pod#*/}: uid '$uid', root filesystem '$root' (want 10001, ro)"
+    fi
+  done
+}
+
+# the body ./lab up gives for each strategy, on loopback, before anything else: the reference for check 3
+local_bodies() {
+  if ! ./lab up >"$work/lab-up.log" 2>&1; then
+    echo "./lab up failed: $(tail -3 "$work/lab-up.log")"; ./lab down >/dev/null 2>&1; return 1
+  fi
+  local s
+  for s in $(curl -s "http://localhost:2222$orders?concurrency=none" | jq -r .detail | sed -n 's/.*\[\(.*\)\].*/\1/p' | tr -d ' ' | tr , ' '); do
+    curl -s "http://localhost:2222$orders?concurrency=$s" | sha256sum | cut -c1-16 >"$work/local-$s"
+  done
+  ./lab down >/dev/null 2>&1
+}
+
+check3() {
+  local reference=true note=" = ./lab up's" variant url s code thread sum problem
+  local_bodies >"$work/local.err" || { fail "3 no reference body: $(cat "$work/local.err")"; reference=false; note=; }
+  for variant in "${variants[@]}"; do
+    url=$(service_url "$variant")
+    for s in $(strategies); do
+      read -r code thread < <(in_ns curl -s -o "$work/body" -D "$work/headers" -w '%{http_code} ' "$url$orders?concurrency=$s";
+        tr -d '\r' <"$work/headers" | sed -n 's/^[Xx]-[Ff]anout-[Rr]equest-[Tt]hread: //p')
+      sum=$(sha256sum <"$work/body" | cut -c1-16)
+      if [[ $code != 200 ]]; then
+        fail "3 $variant $s: HTTP $code"; detail "$(head -c 300 "$work/body")"
+      elif [[ $thread != "${variant#main-service-}" ]]; then
+        fail "3 $variant $s: X-Fanout-Request-Thread '$thread', want ${variant#main-service-}"
+      elif $reference && [[ $sum != "$(cat "$work/local-$s" 2>/dev/null)" ]]; then
+        fail "3 $variant $s: body $sum differs from ./lab up's $(cat "$work/local-$s" 2>/dev/null)"
+      else
+        pass "3 $variant $s: 200, request thread $thread, body sha256 $sum$note"
+      fi
+    done
+    problem=$(in_ns curl -s -w ' %{http_code} %{content_type}' "$url$orders?concurrency=fast")
+    if [[ $problem == *' 400 application/problem+json' && $problem == *'"type":"https://fanout-lab.dev/problems/bad-parameter"'* ]]; then
+      pass "3 $variant ?concurrency=fast: 400 application/problem+json, type bad-parameter"
+    else
+      fail "3 $variant ?concurrency=fast: $problem"
+    fi
+  done
+}
+
+# bound_req_s CONCURRENCY: Little's law, L = lambda W (README, "Benchmarks"), for a parallel strategy:
+# L = min(clients, pool / 3 calls), W = one downstream latency; the virtual variant has no request-thread limit
+bound_req_s() {
+  local pool
+  pool=$(knob FANOUT_POOL_MAX_TOTAL main-service.env)
+  echo $(( ($1 < pool / 3 ? $1 : pool / 3) * 1000 / latency_ms ))
+}
+
+check4() {
+  local variant url out rps p50 p99 total codes c=50 seconds=20 bound
+  bound=$(bound_req_s $c)
+  for variant in "${variants[@]}"; do
+    url=$(service_url "$variant")
+    out=$(in_ns timeout $((seconds + 30)) hey -z "${seconds}s" -c "$c" "$url$orders?concurrency=scopeFork" 2>&1)
+    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    p50=$(awk '/ 50% in/ {print $3 * 1000}' <<<"$out")
+    p99=$(awk '/ 99% in/ {print $3 * 1000}' <<<"$out")
+    codes=$(sed -n '/Status code distribution/,/^$/p' <<<"$out" | awk '/\[/ {print $1 $2}' | paste -sd' ')
+    if [[ $codes =~ ^\[200\][0-9]+$ ]] && ! grep -q 'Error distribution' <<<"$out"; then
+      pass "4 $variant hey -z ${seconds}s -c $c scopeFork: ${codes#\[200\]} x 200, 0 failed; $rps req/s (bound $bound = $c / ${latency_ms} ms), p50 $p50 ms, p99 $p99 ms"
+    else
+      fail "4 $variant hey: status codes '$codes'"; detail "$(sed -n '/Status code distribution/,$p' <<<"$out" | head -12)"
+    fi
+  done
+  kc delete job hey-load --ignore-not-found >/dev/null
+  "${KUBECTL[@]}" apply -k k8s/tests/cluster-load >/dev/null
+  if kc wait --for=condition=Complete job/hey-load --timeout=300s >/dev/null 2>&1; then
+    kc logs job/hey-load >"$work/job.log" 2>&1
+    pass "4 the load Job of k8s/components/load-test completed: $(grep -c '^===' "$work/job.log") hey runs, $(grep -c '\[200\]' "$work/job.log") with 200s"
+    grep -E '^===|Requests/sec' "$work/job.log" | paste - - | awk '{print $2, $3, $(NF)" req/s"}' | sed 's/^/        /'
+  else
+    fail "4 the load Job did not complete within 300 s"; detail "$(kc get job hey-load -o wide 2>&1)" "$(kc logs job/hey-load --tail=5 2>&1)"
+  fi
+}
+
+check5() {
+  local port=19090 apps up
+  in_ns kubectl --kubeconfig "$kubeconfig" -n "$lab_namespace" port-forward --address 127.0.0.1 service/prometheus "$port:9090" \
+    >"$work/port-forward.log" 2>&1 &
+  pf_pid=$!
+  for _ in $(seq 1 30); do in_ns curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null && break; sleep 1; done
+  sleep 12   # two scrape intervals (5 s): the last scrape holds the load of checks 3 and 4
+  apps=$(kc get pods -o json | jq -r '[.items[] | select(.metadata.annotations["prometheus.io/scrape"] == "true") | .metadata.labels.app] | unique | join(",")')
+  up=$(in_ns curl -s "http://127.0.0.1:$port/api/v1/query" --data-urlencode 'query=up == 1' | jq -r '[.data.result[].metric.app] | unique | join(",")')
+  if [[ -n $apps && $up == "$apps" ]]; then
+    pass "5 Prometheus (through kubectl port-forward) scrapes every annotated pod: up == 1 for $up"
+  else
+    fail "5 Prometheus targets up: '$up', annotated pods: '$apps'"
+  fi
+  # the same checker as the local end-to-end test (DashboardsEndToEndIT), pointed at the in-cluster Prometheus
+  if in_ns ./mvnw -B -o -q -pl system-tests verify -Dit.test=ClusterDashboardsIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+      -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" >"$work/it.log" 2>&1; then
+    pass "5 every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus"
+  else
+    fail "5 dashboard queries without data (system-tests ClusterDashboardsIT)"; detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|expected|ERROR' "$work/it.log" | head -20)"
+  fi
+  kill "$pf_pid" 2>/dev/null; pf_pid=
+}
+
+check6() {
+  local out=$work/bench url
+  url=$(service_url main-service-virtual)
+  cat >"$work/one-cell.yaml" <<YAML
+# one cell: scopeFork at 50 clients, the deployment's own knobs
+blocks:
+  - name: cluster
+    strategies: [scopeFork]
+    concurrencies: [50]
+    latenciesMs: [$latency_ms]
+    durationSeconds: 4
+    warmupSeconds: 3
+    repetitions: 3
+    timeoutSeconds: 20
+YAML
+  if in_ns ./lab bench --base-url "$url" --matrix "$work/one-cell.yaml" --out "$out" >"$work/bench.log" 2>&1 \
+      && [[ -s $out/results.csv && -s $out/results.md && -s $out/environment.txt ]]; then
+    pass "6 ./lab bench --base-url $url (one cell) wrote $(ls "$out" | paste -sd' ' | sed 's/ /, /g')"
+    grep -E '^\| *(50|[0-9]+) *\|' "$out/results.md" | head -2 | sed 's/^/        /'
+  else
+    fail "6 ./lab bench --base-url $url"; detail "$(tail -15 "$work/bench.log")"
+  fi
+}
+
+check7() {
+  local url old t0 now code type took seen_5xx=0 bad=0 recovered=false line
+  url=$(service_url main-service-virtual)$orders?concurrency=scopeFork
+  old=$(kc get pods -l app=orders-service -o jsonpath='{.items[0].metadata.name}')
+  kc delete pod "$old" --grace-period=0 --force >/dev/null 2>&1
+  t0=$SECONDS
+  while (( SECONDS - t0 < 300 )); do   # bounded: at most 300 s, one request at a time
+    line=$(in_ns curl -s -o "$work/body7" -w '%{http_code} %{content_type} %{time_total}' --max-time $((deadline_s + 5)) "$url")
+    read -r code type took <<<"$line"
+    if [[ $code == 200 ]]; then recovered=true; break; fi
+    if [[ $code =~ ^50[234]$ && $type == application/problem+json* ]] && awk -v t="$took" -v d="$deadline_s" 'BEGIN {exit !(t <= d + 1)}'; then
+      seen_5xx=$((seen_5xx + 1))
+      [[ $seen_5xx == 1 ]] && detail "first answer while orders-service is down: $code $(jq -r '.type + " " + .detail' "$work/body7" 2>/dev/null | cut -c1-140) in ${took} s"
+    else
+      bad=$((bad + 1)); detail "unexpected while down: $line $(head -c 200 "$work/body7")"
+    fi
+    sleep 0.5
+  done
+  now=$(kc get pods -l app=orders-service -o jsonpath='{.items[0].metadata.name}')
+  if $recovered && (( seen_5xx > 0 && bad == 0 )) && [[ $now != "$old" ]]; then
+    pass "7 orders-service pod $old killed: $seen_5xx answers 502/503/504 problem+json within the ${deadline_s} s deadline, 200 again after $((SECONDS - t0)) s from the new pod $now"
+  else
+    fail "7 killed downstream: recovered=$recovered, 5xx problem answers $seen_5xx, unexpected $bad, pod $old -> $now"
+  fi
+}
+
+echo "cluster check: node $node ($node_ip), namespace $lab_namespace"
+for n in 1 2 3 4 5 6 7; do
+  start=$SECONDS
+  "check$n"
+  echo "        (check $n: $((SECONDS - start)) s)"
+done
+if ((failed)); then echo "cluster check: $failed FAILED"; else echo "cluster check: all passed"; fi
+exit "$failed"
