@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -63,13 +65,32 @@ final class Dashboards {
         return JSON.readTree(file.toFile());
     }
 
-    /** @return every query of every dashboard, panels first, then variables */
+    /** @return every query of every dashboard, panels first, then variables, with the values saved in them */
     static List<Query> queries() {
+        return queries(Map.of());
+    }
+
+    /**
+     * As {@link #queries()}, with some variables set as a user would in Grafana: a cluster names its applications
+     * otherwise than the saved value, which is the local one.
+     *
+     * @param chosen name to value, in place of the saved current value of a variable without an "All" option (one
+     *               with it is always tested with "All", which covers every value), or of {@code __rate_interval}
+     * @throws IllegalArgumentException when {@code chosen} names no such variable of any dashboard
+     */
+    static List<Query> queries(Map<String, String> chosen) {
+        Set<String> unused = new TreeSet<>(chosen.keySet());
+        unused.remove("__rate_interval");
         List<Query> queries = new ArrayList<>();
         for (Path file : files()) {
             JsonNode dashboard = read(file);
             String uid = dashboard.path("uid").asString();
-            Map<String, String> values = variableValues(dashboard);
+            Map<String, String> values = variableValues(dashboard, chosen);
+            for (JsonNode variable : dashboard.path("templating").path("list")) {
+                if (!variable.path("includeAll").asBoolean(false)) {
+                    unused.remove(variable.path("name").asString());
+                }
+            }
             for (JsonNode panel : panels(dashboard)) {
                 for (JsonNode target : panel.path("targets")) {
                     if (target.has("expr")) {
@@ -93,6 +114,9 @@ final class Dashboards {
                 }
             }
         }
+        if (!unused.isEmpty()) {
+            throw new IllegalArgumentException("no dashboard has a variable without \"All\" named " + unused);
+        }
         return queries;
     }
 
@@ -112,14 +136,15 @@ final class Dashboards {
         }
     }
 
-    private static Map<String, String> variableValues(JsonNode dashboard) {
+    private static Map<String, String> variableValues(JsonNode dashboard, Map<String, String> chosen) {
         Map<String, String> values = new HashMap<>();
-        values.put("__rate_interval", RATE_INTERVAL);
+        values.put("__rate_interval", chosen.getOrDefault("__rate_interval", RATE_INTERVAL));
         for (JsonNode variable : dashboard.path("templating").path("list")) {
+            String name = variable.path("name").asString();
             String value = variable.path("includeAll").asBoolean(false)
                     ? variable.path("allValue").asString()
-                    : variable.path("current").path("value").asString();
-            values.put(variable.path("name").asString(), value);
+                    : chosen.getOrDefault(name, variable.path("current").path("value").asString());
+            values.put(name, value);
         }
         return values;
     }

@@ -26,7 +26,6 @@ import java.util.stream.StreamSupport;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.systemtests.Dashboards.Query;
-import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +41,8 @@ import static org.assertj.core.api.Assertions.fail;
  * <ul>
  * <li>every query of every dashboard (panels and variables) returns a non-empty result from Prometheus, with at
  * least one number that is not NaN (for a variable: with the label it lists), unless {@code empty-by-nature.txt} lists it with its reason (a misspelt metric
- * or label makes Prometheus answer "success" with an empty result, so "no error" proves nothing);</li>
+ * or label makes Prometheus answer "success" with an empty result, so "no error" proves nothing;
+ * {@link DashboardQueryCheck}, which {@link ClusterDashboardsIT} runs against a cluster's Prometheus);</li>
  * <li>every metric name the dashboards use appears in a real scrape of the services' /actuator/prometheus.</li>
  * </ul>
  * About 1-2 minutes on 2 cores, most of it JVM start-up.
@@ -92,22 +92,9 @@ class DashboardsEndToEndIT {
 
     @Test
     void everyDashboardQueryReturnsData() throws Exception {
-        Map<String, String> allowed = emptyByNature();
-        List<String> failures = new ArrayList<>();
-        Set<String> seen = new TreeSet<>();
-        for (Query query : Dashboards.queries()) {
-            seen.add(query.where());
-            String missing = missingData(prometheus.query(query.promql()), query.label());
-            if (missing != null && !allowed.containsKey(query.where())) {
-                failures.add(missing + " " + query.where() + "\n      " + query.promql());
-            } else if (missing == null && allowed.containsKey(query.where())) {
-                failures.add("HAS DATA, remove from empty-by-nature.txt: " + query.where());
-            }
-        }
-        allowed.keySet().stream().filter(k -> !seen.contains(k))
-                .forEach(k -> failures.add("empty-by-nature.txt names no dashboard query: " + k));
-        assertThat(failures).as("queries without data (Prometheus log: %s, service logs: %s)",
-                prometheus.log(), WORK.resolve("logs")).isEmpty();
+        assertThat(DashboardQueryCheck.failures(Dashboards.queries(), prometheus::query)).as(
+                "queries without data (Prometheus log: %s, service logs: %s)", prometheus.log(), WORK.resolve("logs"))
+                .isEmpty();
     }
 
     /** The tags the dashboards group by hold their few known values, never raw input or "localhost". */
@@ -152,23 +139,6 @@ class DashboardsEndToEndIT {
         }
         assertThat(missing).as("metric names used by dashboards but absent from the scrape of all four services")
                 .isEmpty();
-    }
-
-    /**
-     * @param label for a variable's query, the label it lists
-     * @return null when the result holds a number that is not NaN (with {@code label}, if given), else what is wrong
-     */
-    static String missingData(JsonNode result, String label) {
-        if (result.isEmpty()) {
-            return "EMPTY";
-        }
-        List<JsonNode> series = StreamSupport.stream(result.spliterator(), false)
-                .filter(s -> label == null || !s.path("metric").path(label).asString("").isEmpty()).toList();
-        if (series.isEmpty()) {
-            return "NO LABEL " + label + ":";
-        }
-        return series.stream().anyMatch(s -> !Double.isNaN(Double.parseDouble(s.path("value").get(1).asString())))
-                ? null : "ALL NaN";
     }
 
     /** @return the strategy names main-service accepts, read from its 400 problem for an unknown one */
@@ -230,22 +200,6 @@ class DashboardsEndToEndIT {
     private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** @return "dashboard uid | panel title | refId" to the reason, from empty-by-nature.txt */
-    static Map<String, String> emptyByNature() throws IOException {
-        Map<String, String> entries = new TreeMap<>();
-        try (var in = DashboardsEndToEndIT.class.getResourceAsStream("/empty-by-nature.txt")) {
-            String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            for (String line : text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
-                String[] parts = line.split("\\s*\\|\\s*", 4);
-                if (parts.length != 4 || parts[3].isBlank()) {
-                    throw new IllegalStateException("empty-by-nature.txt: want 'uid | panel | refId | reason', got: " + line);
-                }
-                entries.put(parts[0] + " | " + parts[1] + " | " + parts[2], parts[3]);
-            }
-        }
-        return entries;
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -3,11 +3,6 @@ package lab.fanout.systemtests;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real Prometheus (Debian's {@code prometheus}) on a free loopback port, scraping the given services every second,
@@ -27,15 +21,13 @@ final class LocalPrometheus implements AutoCloseable {
 
     static final Duration SCRAPE_INTERVAL = Duration.ofSeconds(1);
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
     private final Process process;
-    private final URI url;
+    private final PrometheusClient client;
     private final Path log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private LocalPrometheus(Process process, URI url, Path log) {
         this.process = process;
-        this.url = url;
+        this.client = new PrometheusClient(url);
         this.log = log;
     }
 
@@ -58,7 +50,7 @@ final class LocalPrometheus implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         LocalPrometheus prometheus = new LocalPrometheus(process, URI.create("http://127.0.0.1:" + port), log);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!prometheus.ready()) {
+        while (!prometheus.client.ready()) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 prometheus.close();
                 throw new IllegalStateException("prometheus did not get ready; " + log + ":\n" + Files.readString(log));
@@ -75,39 +67,18 @@ final class LocalPrometheus implements AutoCloseable {
                 + t.getValue() + "\"]\n").collect(Collectors.joining());
     }
 
-    /** @return the {@code data.result} array of an instant query at the current time; never null */
+    /** As {@link PrometheusClient#query(String)}. */
     JsonNode query(String promql) throws IOException, InterruptedException {
-        URI uri = url.resolve("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        JsonNode body = JSON.readTree(response.body());
-        if (response.statusCode() != 200 || !"success".equals(body.path("status").asString())) {
-            throw new IllegalArgumentException("Prometheus answered " + response.statusCode() + ": "
-                    + body.path("error").asString() + " for " + promql);
-        }
-        return body.path("data").path("result");
+        return client.query(promql);
     }
 
-    /** @return the value of a query whose result is one number, or NaN when the result is empty */
+    /** As {@link PrometheusClient#scalar(String)}. */
     double scalar(String promql) throws IOException, InterruptedException {
-        JsonNode result = query(promql);
-        return result.isEmpty() ? Double.NaN : Double.parseDouble(result.get(0).path("value").get(1).asString());
+        return client.scalar(promql);
     }
 
     Path log() {
         return log;
-    }
-
-    private boolean ready() {
-        try {
-            return http.send(HttpRequest.newBuilder(url.resolve("/-/ready")).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     @Override

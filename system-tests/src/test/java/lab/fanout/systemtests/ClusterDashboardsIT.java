@@ -1,0 +1,98 @@
+package lab.fanout.systemtests;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import lab.fanout.systemtests.Dashboards.Query;
+import tools.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboards against a Kubernetes cluster's Prometheus (k8s/monitoring), reached by {@code kubectl port-forward}:
+ * every service's targets are up, and every dashboard query returns data, with {@link DashboardQueryCheck} and
+ * the allowlist of {@link DashboardsEndToEndIT}. It starts nothing and sends no load: whoever runs it has loaded
+ * the cluster within the last minute ({@code $__rate_interval}, see below), else rates are 0 and quantiles NaN.
+ * Runs only with {@code -Dfanout.cluster.prometheus=http://127.0.0.1:19090} (its base URL); optional:
+ * <ul>
+ * <li>{@code -Dfanout.cluster.applications=a,b,...}: the pod label {@code app} of every service (default: k8s/base's
+ * five); the {@code main-service*} ones are also the values the JVM dashboard's {@code $application} is tested
+ * with, each in turn, where the local test uses the saved "main-service";</li>
+ * <li>{@code -Dfanout.cluster.rate-interval=5m}: in place of {@code $__rate_interval}, if the load ended longer
+ * ago.</li>
+ * </ul>
+ * Alone, offline, in about 10 s once {@code ./mvnw verify} has compiled the modules (test-compile instead of verify:
+ * the reactor then serves bench's classes, which nothing installs, and packages and unit-tests nothing):
+ * <pre>
+ * ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
+ *     -Dit.test=ClusterDashboardsIT -Dfailsafe.failIfNoSpecifiedTests=false \
+ *     -Dfanout.cluster.prometheus=http://127.0.0.1:19090
+ * </pre>
+ */
+@EnabledIfSystemProperty(named = ClusterDashboardsIT.PROMETHEUS, matches = ".+")
+class ClusterDashboardsIT {
+
+    static final String PROMETHEUS = "fanout.cluster.prometheus";
+    static final String APPLICATIONS = "fanout.cluster.applications";
+    static final String RATE_INTERVAL = "fanout.cluster.rate-interval";
+    /** k8s/base: the three downstreams and main-service's two variants, by their pods' label app. */
+    static final String K8S_APPLICATIONS =
+            "orders-service,products-service,accounts-service,main-service-platform,main-service-virtual";
+
+    private final PrometheusClient prometheus = new PrometheusClient(URI.create(System.getProperty(PROMETHEUS)));
+    private final List<String> applications = Arrays.stream(System.getProperty(APPLICATIONS, K8S_APPLICATIONS)
+            .split(",")).map(String::strip).filter(a -> !a.isEmpty()).toList();
+    private final String rateInterval = System.getProperty(RATE_INTERVAL, Dashboards.RATE_INTERVAL);
+
+    @BeforeEach
+    void prometheusAnswers() {
+        // else every query fails with a bare ConnectException
+        assertThat(prometheus.ready()).as("%s/-/ready answers 200 (-D%s wants Prometheus' base URL; is the"
+                + " port-forward running?)", prometheus.url(), PROMETHEUS).isTrue();
+    }
+
+    /** Each application has a target (label app, from its pods' label) and every target of it is up. */
+    @Test
+    void everyApplicationIsUp() throws Exception {
+        Map<String, List<String>> targets = new TreeMap<>();
+        for (JsonNode series : prometheus.query("up")) {
+            JsonNode metric = series.path("metric");
+            targets.computeIfAbsent(metric.path("app").asString(""), a -> new ArrayList<>())
+                    .add(metric.path("pod").asString(metric.path("instance").asString()) + " up="
+                            + series.path("value").get(1).asString());
+        }
+        List<String> failures = new ArrayList<>();
+        for (String app : applications) {
+            List<String> its = targets.getOrDefault(app, List.of());
+            if (its.isEmpty()) {
+                failures.add(app + ": no target (no scraped pod with label app=" + app + ")");
+            } else if (!its.stream().allMatch(t -> t.endsWith(" up=1"))) {
+                failures.add(app + ": a target is down: " + its);
+            }
+        }
+        assertThat(failures).as("up at %s, listed by app: %s", prometheus.url(), targets).isEmpty();
+    }
+
+    @Test
+    void everyDashboardQueryReturnsData() throws Exception {
+        List<String> variants = applications.stream().filter(a -> a.startsWith("main-service")).toList();
+        assertThat(variants).as("main-service variants in -D%s", APPLICATIONS).isNotEmpty();
+        // the same where and PromQL for every variant unless it uses $application: run those once
+        Set<Query> queries = new LinkedHashSet<>();
+        for (String variant : variants) {
+            queries.addAll(Dashboards.queries(Map.of("application", variant, "__rate_interval", rateInterval)));
+        }
+        assertThat(DashboardQueryCheck.failures(queries, prometheus::query)).as("dashboard queries without data at %s"
+                        + " ($application = each of %s, $__rate_interval = %s: the load must have run within it)",
+                prometheus.url(), variants, rateInterval).isEmpty();
+    }
+}
