@@ -137,6 +137,16 @@ bound_req_s() {
 check4() {
   local variant url out rps p50 p99 total codes c=50 seconds=20 bound
   bound=$(bound_req_s $c)
+  # the Job first: hey's load then ends last, inside the dashboards' 1-minute rate windows of check 5
+  kc delete job hey-load --ignore-not-found >/dev/null
+  "${KUBECTL[@]}" apply -k k8s/tests/cluster-load >/dev/null
+  if kc wait --for=condition=Complete job/hey-load --timeout=300s >/dev/null 2>&1; then
+    kc logs job/hey-load >"$work/job.log" 2>&1
+    pass "4 the load Job of k8s/components/load-test completed: $(grep -c '^===' "$work/job.log") hey runs, $(grep -c '\[200\]' "$work/job.log") with 200s"
+    grep -E '^===|Requests/sec' "$work/job.log" | paste - - | awk '{print $2, $3, $(NF)" req/s"}' | sed 's/^/        /'
+  else
+    fail "4 the load Job did not complete within 300 s"; detail "$(kc get job hey-load -o wide 2>&1)" "$(kc logs job/hey-load --tail=5 2>&1)"
+  fi
   for variant in "${variants[@]}"; do
     url=$(service_url "$variant")
     out=$(in_ns timeout $((seconds + 30)) hey -z "${seconds}s" -c "$c" "$url$orders?concurrency=scopeFork" 2>&1)
@@ -150,15 +160,6 @@ check4() {
       fail "4 $variant hey: status codes '$codes'"; detail "$(sed -n '/Status code distribution/,$p' <<<"$out" | head -12)"
     fi
   done
-  kc delete job hey-load --ignore-not-found >/dev/null
-  "${KUBECTL[@]}" apply -k k8s/tests/cluster-load >/dev/null
-  if kc wait --for=condition=Complete job/hey-load --timeout=300s >/dev/null 2>&1; then
-    kc logs job/hey-load >"$work/job.log" 2>&1
-    pass "4 the load Job of k8s/components/load-test completed: $(grep -c '^===' "$work/job.log") hey runs, $(grep -c '\[200\]' "$work/job.log") with 200s"
-    grep -E '^===|Requests/sec' "$work/job.log" | paste - - | awk '{print $2, $3, $(NF)" req/s"}' | sed 's/^/        /'
-  else
-    fail "4 the load Job did not complete within 300 s"; detail "$(kc get job hey-load -o wide 2>&1)" "$(kc logs job/hey-load --tail=5 2>&1)"
-  fi
 }
 
 check5() {
@@ -176,7 +177,9 @@ check5() {
     fail "5 Prometheus targets up: '$up', annotated pods: '$apps'"
   fi
   # the same checker as the local end-to-end test (DashboardsEndToEndIT), pointed at the in-cluster Prometheus
-  if in_ns ./mvnw -B -o -q -pl system-tests verify -Dit.test=ClusterDashboardsIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  # (test-compile, then failsafe alone: nothing packaged, no unit test; -am finds the other modules' classes)
+  if in_ns ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
+      -Dit.test=ClusterDashboardsIT -Dfailsafe.failIfNoSpecifiedTests=false \
       -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" >"$work/it.log" 2>&1; then
     pass "5 every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus"
   else

@@ -154,7 +154,10 @@ start_control_plane() {
     --service-account-issuer=https://kubernetes.default.svc \
     --service-cluster-ip-range="$service_cidr" \
     --authorization-mode=Node,RBAC \
+    --kubelet-preferred-address-types=InternalIP \
     --enable-admission-plugins=NodeRestriction
+  # InternalIP: to reach the kubelet (logs, exec, port-forward) at $node_ip; by default the API server would look
+  # the node's name up in the machine's DNS first, a query that cannot leave the namespace
   wait_for kube-apiserver 60 kc get --raw /readyz
   run kube-controller-manager "$kube_bin/kube-controller-manager" \
     --kubeconfig="$pki/controller-manager.kubeconfig" \
