@@ -250,6 +250,8 @@ stop() {
     umount -l "$mount" 2>/dev/null || true
   done
   ip netns list | grep -qw "$ns" && ip netns delete "$ns"
+  # the kubelet's cgroups (cgroupfs driver), now empty: rmdir refuses any that still holds a process
+  find /sys/fs/cgroup/*/kubepods -depth -type d -exec rmdir {} + 2>/dev/null || true
   rm -rf "$state"
   echo "cluster: down (no process, mount or namespace left)"
 }
