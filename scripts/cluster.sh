@@ -4,7 +4,7 @@
 #   up      build or reuse the Kubernetes binaries, the jars and the images; start the node in its network
 #           namespace; import the images into its containerd; kubectl apply -k k8s/tests/cluster (= k8s/ with
 #           Prometheus built from source and no Grafana Deployment); wait for every rollout; print how to reach it
-#   check   the checks of scripts/cluster/check.sh, a line each; non-zero exit if any fails
+#   check [N...]  the checks of scripts/cluster/check.sh (or only checks N), a line each; non-zero exit on a failure
 #   down    stop every process `up` started, remove its mounts, network namespace and state
 #   exec CMD...   run CMD inside the cluster's network namespace with KUBECONFIG set, e.g.
 #           ./lab cluster exec kubectl -n fanout-lab get pods
@@ -73,7 +73,7 @@ TEXT
 
 case ${1:-} in
   up) up ;;
-  check) require_tools; exec scripts/cluster/check.sh ;;
+  check) shift; require_tools; exec scripts/cluster/check.sh "$@" ;;
   down) require_tools; exec scripts/cluster/node.sh stop ;;
   exec)
     shift

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ./lab cluster check: what a user of `kubectl apply -k k8s` would meet on a real cluster, checked on the
 # single-node cluster of ./lab cluster up (k8s/README.md, "A real cluster on this machine"). A line per check;
-# every check runs even after a failure; the exit status is the number of failed checks.
+# every check runs even after a failure; the exit status is the number of failed checks. Arguments: the numbers of
+# the checks to run (default all; 3 before 4 before 5 gives check 5 recent load to see).
 #   1 server-side dry run of k8s/ against the real API server; the namespace's restricted Pod Security level
 #     enforced by admission (a privileged pod is refused)
 #   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
@@ -9,7 +10,8 @@
 #   3 through each main-service variant's Service: every strategy 200 with the body ./lab up gives; the variant's
 #     request-thread kind; a 400 problem+json for a bad strategy
 #   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
-#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT)
+#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT); Grafana's
+#     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
 #   6 ./lab bench --base-url against one variant writes its results folder
 #   7 a killed downstream pod: 5xx problem+json within the deadline, then 200 once Kubernetes replaced it
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
@@ -186,6 +188,40 @@ check5() {
     fail "5 dashboard queries without data (system-tests ClusterDashboardsIT)"; detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|expected|ERROR' "$work/it.log" | head -20)"
   fi
   kill "$pf_pid" 2>/dev/null; pf_pid=
+  check5_grafana
+}
+
+# Grafana's image cannot exist here, so a pod with Grafana's own pod spec, as the real k8s/ renders it (volumes,
+# mounts, security context), and only the container's image and command swapped reads the provisioning files where
+# Grafana would (scripts/cluster/grafana-provisioning.sh). Judged here: the datasource answers from inside the
+# cluster with the uid the dashboards select, and the provider's folder holds exactly grafana/dashboards/*.json.
+check5_grafana() {
+  local pod=grafana-provisioning-check out expected_uid found want
+  "${KUBECTL[@]}" apply --dry-run=server -k k8s -o json \
+    | jq --arg script "$(cat scripts/cluster/grafana-provisioning.sh)" --arg name "$pod" '
+        .items[] | select(.kind == "Deployment" and .metadata.name == "grafana") | .spec.template.spec
+        | {apiVersion: "v1", kind: "Pod", metadata: {name: $name}, spec: (. + {restartPolicy: "Never",
+            containers: [.containers[0] | del(.readinessProbe, .livenessProbe, .startupProbe, .ports, .env)
+              + {name: "check", image: "debian:bookworm-slim", imagePullPolicy: "Never", command: ["bash", "-c", $script]}]})}' \
+    >"$work/grafana-pod.json"
+  kc delete pod "$pod" --ignore-not-found >/dev/null
+  kc apply -f "$work/grafana-pod.json" >/dev/null
+  kc wait --for=jsonpath='{.status.phase}'=Succeeded "pod/$pod" --timeout=90s >/dev/null 2>&1
+  out=$(kc logs "$pod" 2>&1)
+  kc delete pod "$pod" --ignore-not-found --wait=false >/dev/null
+  expected_uid=$(jq -r '.templating.list[] | select(.type == "datasource") | .current.value' grafana/dashboards/*.json | sort -u)
+  if grep -q "^DATASOURCE .* uid=$expected_uid " <<<"$out" && grep -q '^QUERY .* 200 OK "status":"success"' <<<"$out"; then
+    pass "5 Grafana's pod spec finds datasource uid $expected_uid (the dashboards' default), and its URL answers from a pod: $(grep -o '^QUERY [^ ]*' <<<"$out" | cut -d' ' -f2)"
+  else
+    fail "5 Grafana's datasource as its pod spec mounts it (want uid $expected_uid, answering)"; detail "$out"
+  fi
+  found=$(awk '$1 == "DASHBOARD" {print $2, $3}' <<<"$out" | sort)
+  want=$(cd grafana/dashboards && for f in *.json; do echo "$f $(sha256sum <"$f" | cut -c1-64)"; done | sort)
+  if [[ -n $want && $found == "$want" ]]; then
+    pass "5 Grafana's pod spec finds every dashboard at its provider's path ($(grep -o 'path=[^ ]*' <<<"$out" | head -1)): $(awk '{print $1}' <<<"$found" | paste -sd' ')"
+  else
+    fail "5 dashboards at the provider's path differ from grafana/dashboards/"; detail "found:" "$found" "want:" "$want" "$out"
+  fi
 }
 
 check6() {
@@ -243,7 +279,10 @@ check7() {
 }
 
 echo "cluster check: node $node ($node_ip), namespace $lab_namespace"
-for n in 1 2 3 4 5 6 7; do
+checks=("$@")
+(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7)
+for n in "${checks[@]}"; do
+  [[ $n =~ ^[1-7]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 7; default all)" >&2; exit 2; }
   start=$SECONDS
   "check$n"
   echo "        (check $n: $((SECONDS - start)) s)"
