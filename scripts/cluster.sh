@@ -9,11 +9,11 @@
 #   exec CMD...   run CMD inside the cluster's network namespace with KUBECONFIG set, e.g.
 #           ./lab cluster exec kubectl -n fanout-lab get pods
 #   test    up, check, down (down also when up or check fails): what ./lab test runs under CI=true
-# Needs root and Debian's etcd-server containerd runc containernetworking-plugins iptables openssl docker.io, Go.
+# Needs root, Go 1.23+, kubectl 1.32+ and Debian's packages named in $packages below (install_hint prints the line).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages="etcd-server containerd runc containernetworking-plugins iptables openssl docker.io debootstrap"
+packages="hey etcd-server containerd runc containernetworking-plugins iptables conntrack openssl gcc libc6-dev libcap2-bin curl jq docker.io debootstrap"
 eval "$(scripts/cluster/node.sh env)"   # ns state node node_ip kubeconfig
 in_ns() { nsenter --net="/run/netns/$ns" "$@"; }   # as in node.sh: the network namespace only
 KUBECTL=(in_ns kubectl --kubeconfig "$kubeconfig")
@@ -23,7 +23,7 @@ source scripts/k8s-deploy.sh           # lab_apply, lab_wait, lab_summary: share
 missing_tools() {
   [[ $(id -u) == 0 ]] || echo "root"
   local tool
-  for tool in ip iptables openssl etcd containerd runc ctr go kubectl docker; do
+  for tool in ip nsenter iptables openssl etcd containerd runc ctr go kubectl docker gcc setcap curl jq hey; do
     command -v "$tool" >/dev/null || echo "$tool"
   done
   [[ -x /usr/lib/cni/bridge ]] || echo "CNI plugins (/usr/lib/cni/bridge)"
@@ -85,6 +85,10 @@ case ${1:-} in
       [[ ${CI:-} == true ]] && { require_tools; }
       echo "lab: SKIPPED the real-cluster checks: missing $(missing_tools | paste -sd, - | sed 's/,/, /g'); install: $(install_hint)"
       exit 0
+    fi
+    if ip netns list | grep -qw "$ns"; then   # never take down a cluster this run did not start
+      echo "lab: a cluster is up (network namespace $ns): ./lab cluster check tests it; ./lab cluster down, then ./lab test" >&2
+      exit 1
     fi
     trap 'scripts/cluster/node.sh stop' EXIT
     up
