@@ -66,6 +66,9 @@ class WiringTest {
             List<Workload> selected = manifests.workloads().stream()
                     .filter(w -> w.namespace().equals(Manifests.namespaceOf(service)) && w.selectedBy(selector))
                     .toList();
+            if (selected.isEmpty() && entryPoint.startsWith("k8s/tests/cluster") && name.equals("grafana")) {
+                continue;   // the real cluster's overlays delete Grafana's Deployment on purpose (no image); the Service stays
+            }
             assertThat(selected).as("%s: Service %s with selector %s selects exactly one pod template",
                     entryPoint, name, selector).hasSize(1);
             Workload workload = selected.getFirst();
