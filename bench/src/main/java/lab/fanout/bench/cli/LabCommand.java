@@ -11,10 +11,11 @@ import picocli.CommandLine.Spec;
         subcommands = {Up.class, Down.class, Status.class, Bench.class, HelpCommand.class},
         footer = {"", "Also, handled by the ./lab script itself:",
                 "  ./lab build          build all jars (./mvnw -B -q package -DskipTests)",
-                "  ./lab test [args]    the project's tests: k8s checks, ./mvnw -B verify [args], then the real cluster",
-                "  ./lab kind up|load|down   the lab on a local kind cluster (scripts/kind.sh, k8s/README.md)",
-                "  ./lab cluster up|check|down|exec CMD   the lab on a real single-node cluster built here"
-                        + " (root; scripts/cluster.sh, k8s/README.md)",
+                "  ./lab test [args]    the project's tests: k8s checks, ./mvnw -B verify [args],",
+                "                       then the lab on a real cluster (./lab cluster test)",
+                "  ./lab kind up|load|down   the lab on a local kind cluster (scripts/kind.sh)",
+                "  ./lab cluster up|check|down|exec CMD|test   a real single-node cluster built",
+                "                       here (root; scripts/cluster.sh, k8s/README.md)",
                 "Exit codes: 0 ok, 1 failure, 2 bad option (the message says the fix)."})
 public final class LabCommand implements Runnable {
 
