@@ -3,12 +3,14 @@ package lab.fanout.main;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -123,13 +125,14 @@ class FanoutNoLeakTest {
         Semaphore concurrent = new Semaphore(CONCURRENCY);
         StrategyName[] strategies = StrategyName.values();
         Downstream[] targets = Downstream.values();
+        List<Future<?>> answers = new ArrayList<>();
         try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < requests; i++) {
                 String query = "concurrency=" + strategies[random.nextInt(strategies.length)]
                         + "&faultTarget=" + targets[random.nextInt(targets.length)].timingName()
                         + "&" + MIX.get(random.nextInt(MIX.size()));
                 concurrent.acquireUninterruptibly();
-                callers.submit(() -> {
+                answers.add(callers.submit(() -> {
                     try {
                         HttpResponse<String> response = FaultsFixture.call(caller, port, query);
                         if (response.statusCode() != 200) {
@@ -140,9 +143,13 @@ class FanoutNoLeakTest {
                     } finally {
                         concurrent.release();
                     }
-                });
+                }));
             }
         }
+        // gh-15 item 8: an assertion that failed inside a caller fails the test with its own message
+        answers.stream().filter(answer -> answer.state() == Future.State.FAILED).findFirst().ifPresent(answer -> {
+            throw new AssertionError(answer.exceptionNow().getMessage(), answer.exceptionNow());
+        });
         return statuses;
     }
 

@@ -12,6 +12,8 @@ import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.config.DownstreamObservationConvention;
 import lab.fanout.main.config.FanoutProperties;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.impl.classic.RequestFailedException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
@@ -32,6 +34,8 @@ import org.springframework.web.client.RestClientResponseException;
  */
 @Component
 public class DownstreamClient {
+
+    private static final Log log = LogFactory.getLog(DownstreamClient.class);
 
     private final RestClient rest;
     private final FanoutProperties.Downstreams urls;
@@ -85,9 +89,12 @@ public class DownstreamClient {
         } catch (RuntimeException e) {
             // HttpClient's own state errors: a watchdog cancel that lands while the exchange is still connecting
             // throws IllegalStateException "Endpoint not acquired / already released"; never a 500
-            throw deadline.expired() ? deadlineExceeded(downstream, deadline, e)
-                    : new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    downstream.serviceName() + " failed: " + e.getClass().getSimpleName(), e);
+            if (deadline.expired()) {
+                throw deadlineExceeded(downstream, deadline, e);
+            }
+            log.warn("call to " + downstream.serviceName() + " failed: " + e);   // the type stays out of the 502
+            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                    downstream.serviceName() + " failed before it answered", e);
         } finally {
             meters.ended();
         }
@@ -133,8 +140,9 @@ public class DownstreamClient {
             return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     name + " closed the connection without a response", e);
         }
+        log.warn("call to " + name + " failed: " + cause);   // the type stays out of the 502 (a fixed text)
         return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                name + " failed: " + cause.getClass().getSimpleName(), e);
+                name + " reset or broke the connection", e);
     }
 
     private static @Nullable IOException ioCause(Throwable e) {

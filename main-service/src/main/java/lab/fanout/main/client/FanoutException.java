@@ -3,6 +3,7 @@ package lab.fanout.main.client;
 import java.net.URI;
 
 import lab.fanout.common.Problems;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -54,12 +55,19 @@ public final class FanoutException extends ErrorResponseException {
 
     /**
      * @param failure what a call threw (strategies get it wrapped in an ExecutionException or FailedException)
-     * @return the failure itself if it is a FanoutException, else a DOWNSTREAM_ERROR around it
+     * @return the failure itself if it is a FanoutException, else a DOWNSTREAM_ERROR around it, with a fixed detail
+     *         (the cause is logged, never shown)
+     * @throws Error the failure itself when it is one (an OutOfMemoryError is not a 502)
      */
     public static FanoutException from(Throwable failure) {
-        return failure instanceof FanoutException fanout ? fanout
-                : new FanoutException(Kind.DOWNSTREAM_ERROR, null, "A downstream call failed: "
-                + failure.getClass().getSimpleName(), failure);
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure instanceof FanoutException fanout) {
+            return fanout;
+        }
+        LogFactory.getLog(FanoutException.class).warn("a downstream call failed: " + failure);
+        return new FanoutException(Kind.DOWNSTREAM_ERROR, null, "A downstream call failed", failure);
     }
 
     public Kind kind() {

@@ -13,6 +13,10 @@ import org.springframework.http.client.observation.DefaultClientRequestObservati
  * ({@code orders-service}, ...). Spring's default is the URL's host, {@code localhost} for all three when they run
  * on one machine, so the dashboard could not tell which downstream is slow.
  * <p>
+ * Sets {@code uri} to the template's path alone: Spring's default keeps the query template, and the simulation
+ * knobs a caller forwards ({@code ?latencyMs={latencyMs}&...}) would make a new series per combination of knobs
+ * (times every histogram bucket). The path is what the dashboards group by.
+ * <p>
  * The caller names the downstream in the request attribute {@link #DOWNSTREAM} (RestClient copies request attributes
  * to the {@code ClientHttpRequest}); a call without it keeps Spring's default.
  */
@@ -28,5 +32,12 @@ public class DownstreamObservationConvention extends DefaultClientRequestObserva
             return KeyValue.of(ClientHttpObservationDocumentation.LowCardinalityKeyNames.CLIENT_NAME, downstream.serviceName());
         }
         return super.clientName(context);
+    }
+
+    @Override
+    protected KeyValue uri(ClientRequestObservationContext context) {
+        KeyValue uri = super.uri(context);
+        int query = uri.getValue().indexOf('?');
+        return query < 0 ? uri : KeyValue.of(uri.getKey(), uri.getValue().substring(0, query));
     }
 }

@@ -3,6 +3,7 @@ package lab.fanout.main.strategy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Catalogue.Account;
@@ -175,6 +176,23 @@ class FanoutStrategyTest {
         assertThat(downstreams.completed()).as("siblings that had answered when fetch failed")
                 .contains(PRODUCTS, ACCOUNTS);
         assertThat(downstreams.interrupted()).isEmpty();
+    }
+
+    /**
+     * gh-15 item 5: the parallel strategies report the first failure in time, not the first in argument order; the
+     * CompletableFuture ones still wait for every call. The common pool runs the calls one after another below
+     * parallelism 3 (orders first), so there the earliest failure is orders'.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    void parallelStrategiesReportTheEarliestFailure(StrategyName strategy) {
+        FanoutException late = downstreamError(ORDERS);
+        FanoutException early = downstreamError(PRODUCTS);
+        answerAll(NOW);
+        downstreams.fail(ORDERS, late, ms(300)).fail(PRODUCTS, early, ms(20));
+        boolean oneAfterAnother = strategy == StrategyName.COMPLETABLE_FUTURE && ForkJoinPool.getCommonPoolParallelism() < 3;
+
+        assertThatThrownBy(() -> fetch(strategy, AMPLE)).isSameAs(oneAfterAnother ? late : early);
     }
 
     /** {@code cancel(true)} does not interrupt a CompletableFuture's running task: the call goes on after the 504. */

@@ -56,7 +56,11 @@ class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {
         serveAll(0);
         answer(ACCOUNTS, aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER));
 
-        assertProblem(backoffice(strategy), HttpStatus.BAD_GATEWAY, "downstream-error", strategy, ACCOUNTS);
+        Answer answer = backoffice(strategy);
+
+        assertProblem(answer, HttpStatus.BAD_GATEWAY, "downstream-error", strategy, ACCOUNTS);
+        // gh-15 item 3: a fixed, documented text; the Java exception type (SocketException) only in the log
+        assertThat(answer).bodyJson().extractingPath("$.detail").isEqualTo("accounts-service reset or broke the connection");
     }
 
     @ParameterizedTest
