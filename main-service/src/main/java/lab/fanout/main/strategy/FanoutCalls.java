@@ -1,6 +1,7 @@
 package lab.fanout.main.strategy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -85,10 +86,15 @@ public final class FanoutCalls {
      * that finished (successfully or not), then the whole request's time
      */
     public String serverTiming(Duration total) {
-        return Arrays.stream(Downstream.values()).filter(finished::containsKey)
-                .map(d -> timing(d.timingName(), finished.get(d)))
-                .collect(Collectors.joining(", ", "", finished.isEmpty() ? "" : ", "))
-                + timing("total", total);
+        List<String> entries = new ArrayList<>();
+        for (Downstream downstream : Downstream.values()) {
+            Duration took = finished.get(downstream);   // read once: a call may finish while this runs
+            if (took != null) {
+                entries.add(timing(downstream.timingName(), took));
+            }
+        }
+        entries.add(timing("total", total));
+        return String.join(", ", entries);
     }
 
     private static String timing(String name, Duration duration) {
