@@ -6,6 +6,7 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
@@ -92,6 +93,9 @@ public class DownstreamClient {
             if (deadline.expired()) {
                 throw deadlineExceeded(downstream, deadline, e);
             }
+            if (e instanceof CancellationException || Thread.currentThread().isInterrupted()) {
+                throw cancelled(downstream, e);
+            }
             log.warn("call to " + downstream.serviceName() + " failed: " + e);   // the type stays out of the 502
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " failed before it answered", e);
@@ -132,9 +136,11 @@ public class DownstreamClient {
             return new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
                     name + " sent no response within the response timeout", e);
         }
-        if (cause instanceof InterruptedIOException || cause instanceof RequestFailedException) {
-            return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    "The call to " + name + " was cancelled", e);
+        // an interrupted virtual thread's socket read fails with SocketException "Closed by interrupt": a sibling's
+        // cancellation (scopeFork), not a downstream's fault
+        if (cause instanceof InterruptedIOException || cause instanceof RequestFailedException
+                || Thread.currentThread().isInterrupted()) {
+            return cancelled(downstream, e);
         }
         if (cause instanceof NoHttpResponseException) {
             return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
@@ -143,6 +149,11 @@ public class DownstreamClient {
         log.warn("call to " + name + " failed: " + cause);   // the type stays out of the 502 (a fixed text)
         return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                 name + " reset or broke the connection", e);
+    }
+
+    private static FanoutException cancelled(Downstream downstream, RuntimeException e) {
+        return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                "The call to " + downstream.serviceName() + " was cancelled", e);
     }
 
     private static @Nullable IOException ioCause(Throwable e) {

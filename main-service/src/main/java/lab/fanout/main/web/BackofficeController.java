@@ -28,7 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
- * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}), on errors too.
+ * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}), on the fan-out's errors too (not on a 400:
+ * binding fails before this controller runs).
  */
 @RestController
 @RequestMapping("/backoffice/api/v1/backoffice")

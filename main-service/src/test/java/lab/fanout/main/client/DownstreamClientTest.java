@@ -3,6 +3,7 @@ package lab.fanout.main.client;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import lab.fanout.common.Simulation;
@@ -21,6 +22,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -63,6 +65,31 @@ class DownstreamClientTest {
         }
 
         assertThat(kinds).containsOnly(FanoutException.Kind.DEADLINE_EXCEEDED);
+    }
+
+    /**
+     * scopeFork interrupts the siblings of a failed call; the interrupted virtual thread's socket read fails with
+     * "Closed by interrupt". That is a cancellation, not the downstream's failure (it was logged as a WARN per call).
+     */
+    @Test
+    void anInterruptedCallIsCancelledNotFailed() throws Exception {
+        orders.stubFor(get(urlPathEqualTo("/order/api/v1/orders")).willReturn(okJson("[]").withFixedDelay(2000)));
+        var failure = new CompletableFuture<Throwable>();
+        Thread caller = Thread.ofVirtual().start(() -> {
+            try {
+                client.fetch(Downstream.ORDERS, ORDERS, NO_SIMULATION, Deadline.after(Duration.ofSeconds(10)));
+                failure.complete(null);
+            } catch (RuntimeException e) {
+                failure.complete(e);
+            }
+        });
+        await().until(() -> !orders.getAllServeEvents().isEmpty());
+        caller.interrupt();
+
+        assertThat(failure.get()).isInstanceOfSatisfying(FanoutException.class, e -> {
+            assertThat(e.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
+            assertThat(e.getBody().getDetail()).isEqualTo("The call to orders-service was cancelled");
+        });
     }
 
     @Test

@@ -206,6 +206,9 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail")
                 .isEqualTo(detail.replace("{strategies}", Arrays.toString(StrategyName.values())));
         assertThat(answer).bodyJson().doesNotHavePath("$.downstream");
+        // as the README says: answered before a strategy is chosen, so without the fan-out's headers (gh-15 item 12)
+        assertThat(answer).doesNotContainHeader(BackofficeController.STRATEGY_HEADER)
+                .doesNotContainHeader(BackofficeController.THREAD_HEADER).doesNotContainHeader("Server-Timing");
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(0, anyRequestedFor(anyUrl()));
         }
