@@ -19,7 +19,8 @@ public class CallerMeters {
                 .description("Requests whose caller closed the connection before the response was written")
                 .register(registry);
         late = Counter.builder("downstream.requests.late")
-                .description("Requests that finished after the budget their caller sent (X-Fanout-Budget-Ms) ran out")
+                .description("Requests that finished after the budget their caller sent (X-Fanout-Budget-Ms) ran out,"
+                        + " or were stopped a grace period after it")
                 .register(registry);
     }
 

@@ -27,13 +27,20 @@ import org.springframework.web.bind.annotation.RestController;
  * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread.
  * <p>
  * Before answering, it looks whether the caller is still there ({@link CallerMeters}): a caller that gave up has
- * closed the connection, and the answer is dropped and counted as abandoned.
+ * closed the connection, and the answer is dropped and counted as abandoned. A request that carries the caller's
+ * budget ({@link CallBudget}) stops {@link #BUDGET_GRACE} after it runs out, whatever latency or dribble it was asked
+ * for: the connection is closed without an answer and the request counts as late.
  */
 @RestController
 class CatalogueController {
 
     /** A dribbled body arrives in this many writes, spread evenly over the dribble time. */
     static final int DRIBBLE_CHUNKS = 10;
+
+    /** How long past the caller's budget a request may still run before it is stopped (see serve). */
+    static final Duration BUDGET_GRACE = Duration.ofSeconds(1);
+
+    private static final long NO_BUDGET = TimeUnit.HOURS.toNanos(1);
 
     private final Catalogue catalogue;
     private final DownstreamProperties properties;
@@ -66,18 +73,24 @@ class CatalogueController {
     private void serve(Simulation simulation, @Nullable Long budgetMs, HttpServletRequest request,
                        HttpServletResponse response, Supplier<byte[]> body) throws InterruptedException {
         long received = System.nanoTime();
+        // the caller stops waiting when its budget runs out, so work past it holds this request and the caller's
+        // connection for nothing; the grace lets the caller's own timeout fire first, so that it reads as a timeout
+        // (no budget, or a huge one: an hour, longer than any simulation; nanoTime instants compare by difference)
+        long budget = budgetMs == null ? NO_BUDGET : Math.min(NO_BUDGET, TimeUnit.MILLISECONDS.toNanos(Math.max(0, budgetMs)));
+        long giveUpAt = received + budget + BUDGET_GRACE.toNanos();
         FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
         try {
-            metrics.simulateIo(plan.delay());
             ConnectionControl connection = ConnectionControl.of(request);
-            if (connection.callerHasClosed()) {
+            if (!metrics.simulateIo(plan.delay(), giveUpAt)) {
+                connection.closeNow();   // counted as late below
+            } else if (connection.callerHasClosed()) {
                 meters.abandoned();
                 connection.closeNow();
             } else if (plan.close()) {
                 connection.closeNow();
             } else if (plan.errorStatus() != null) {
                 throw new InjectedFaultException(plan.errorStatus());
-            } else if (!write(body.get(), plan.dribble(), response)) {
+            } else if (!write(body.get(), plan.dribble(), giveUpAt, response)) {
                 meters.abandoned();
                 connection.closeNow();
             }
@@ -89,8 +102,8 @@ class CatalogueController {
         }
     }
 
-    /** @return false if the caller closed the connection while the body was being written */
-    private static boolean write(byte[] body, Duration dribble, HttpServletResponse response)
+    /** @return false if the caller closed the connection while the body was being written, or the budget ran out */
+    private static boolean write(byte[] body, Duration dribble, long giveUpAt, HttpServletResponse response)
             throws InterruptedException {
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.setContentLength(body.length);
@@ -98,8 +111,9 @@ class CatalogueController {
         try {
             OutputStream out = response.getOutputStream();
             for (int i = 0; i < chunks; i++) {
-                if (i > 0) {
-                    sleep(dribble.dividedBy(chunks - 1));
+                if (i > 0 && !DownstreamMetrics.sleepUntil(System.nanoTime() + dribble.dividedBy(chunks - 1).toNanos(),
+                        giveUpAt)) {
+                    return false;
                 }
                 int from = i * body.length / chunks;
                 int to = (i + 1) * body.length / chunks;
@@ -111,12 +125,6 @@ class CatalogueController {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static void sleep(Duration delay) throws InterruptedException {
-        if (delay.isPositive()) {
-            Thread.sleep(delay);
         }
     }
 }

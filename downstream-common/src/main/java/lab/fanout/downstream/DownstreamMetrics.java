@@ -44,16 +44,33 @@ class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
                 .register(registry);
     }
 
-    /** Sleeps for {@code delay}, the simulated I/O, and records how long the sleep took. */
-    void simulateIo(Duration delay) throws InterruptedException {
+    /**
+     * Sleeps for {@code delay}, the simulated I/O, but not past {@code giveUpAt}, and records how long the sleep took.
+     *
+     * @param giveUpAt a {@link System#nanoTime()} instant
+     * @return false if {@code giveUpAt} came first
+     */
+    boolean simulateIo(Duration delay, long giveUpAt) throws InterruptedException {
         long start = System.nanoTime();
         try {
-            if (delay.isPositive()) {
-                Thread.sleep(delay);
-            }
+            return sleepUntil(start + delay.toNanos(), giveUpAt);
         } finally {
             simulatedLatency.record(Duration.ofNanos(System.nanoTime() - start));
         }
+    }
+
+    /**
+     * @param until    a {@link System#nanoTime()} instant to sleep until
+     * @param giveUpAt a {@link System#nanoTime()} instant not to sleep past
+     * @return false if {@code giveUpAt} came first (having slept until it)
+     */
+    static boolean sleepUntil(long until, long giveUpAt) throws InterruptedException {
+        long wake = until - giveUpAt < 0 ? until : giveUpAt;   // compared by difference: nanoTime may be negative
+        long nanos = wake - System.nanoTime();
+        if (nanos > 0) {
+            Thread.sleep(Duration.ofNanos(nanos));
+        }
+        return wake == until;
     }
 
     @Override

@@ -160,6 +160,28 @@ class DownstreamFaultsTest {
         assertThat(count("downstream.requests.late")).isEqualTo(late);
     }
 
+    /** A minute's latency asked, a 100 ms budget sent: the request ends (closed, unanswered) about a second later. */
+    @Test
+    void workPastTheCallersBudgetIsStoppedAfterTheGrace() throws Exception {
+        double late = count("downstream.requests.late");
+        try (Socket socket = send("?latencyMs=60000", 100L)) {
+            socket.setSoTimeout(30_000);   // far below the asked minute: a downstream that sleeps on fails here
+            assertThat(socket.getInputStream().read()).as("end of stream, no answer").isEqualTo(-1);
+        }
+        assertThat(count("downstream.requests.late")).isEqualTo(late + 1);
+    }
+
+    /** The same for a slow body: the dribble stops too, with the body cut short. */
+    @Test
+    void aDribbledBodyPastTheCallersBudgetIsCutShort() throws Exception {
+        String whole = get("?latencyMs=0").body();
+        try (Socket socket = send("?latencyMs=0&dribbleMs=60000", 100L)) {
+            socket.setSoTimeout(30_000);
+            String received = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(received).startsWith("HTTP/1.1 200").doesNotEndWith(whole.substring(whole.length() - 20));
+        }
+    }
+
     @Test
     void budgetThatIsNotANumberIs400() throws IOException {
         HttpGet get = new HttpGet(url(""));

@@ -9,6 +9,7 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -26,6 +27,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * show at {@code /actuator/info} ({@link KnobsInfoContributor}).
  */
 @AutoConfiguration
+@EnableConfigurationProperties(SimulationProperties.class)
 @Import({ProblemAdvice.class, KnobsInfoContributor.class, ServiceCommonAutoConfiguration.TomcatProblems.class})
 public class ServiceCommonAutoConfiguration {
 
@@ -36,11 +38,11 @@ public class ServiceCommonAutoConfiguration {
 
     /** Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation. */
     @Bean
-    WebMvcConfigurer simulationBinding() {
+    WebMvcConfigurer simulationBinding(SimulationProperties properties) {
         return new WebMvcConfigurer() {
             @Override
             public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-                resolvers.add(new SimulationArgumentResolver());
+                resolvers.add(new SimulationArgumentResolver(properties.requestKnobs()));
             }
         };
     }

@@ -4,6 +4,7 @@ import java.beans.PropertyChangeEvent;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
@@ -33,6 +34,8 @@ import org.springframework.web.method.support.ModelAndViewContainer;
  *
  * @throws MethodArgumentNotValidException (rendered as 400 problem+json by {@link ProblemAdvice}) when a value does
  *                                         not convert (a binding failure) or breaks a constraint
+ * @throws RequestKnobsDisabledException   (403 problem+json) when any knob is given and {@link SimulationProperties}
+ *                                         disables them
  */
 final class SimulationArgumentResolver implements HandlerMethodArgumentResolver {
 
@@ -41,6 +44,13 @@ final class SimulationArgumentResolver implements HandlerMethodArgumentResolver 
     /** Each component's generic type with its annotations, read once (e.g. {@code List<@Pattern String>}). */
     private static final TypeDescriptor[] TYPES = IntStream.range(0, COMPONENTS.length)
             .mapToObj(i -> new TypeDescriptor(new MethodParameter(CANONICAL, i))).toArray(TypeDescriptor[]::new);
+
+    private final boolean knobsEnabled;
+
+    /** @param knobsEnabled {@link SimulationProperties#requestKnobs()} */
+    SimulationArgumentResolver(boolean knobsEnabled) {
+        this.knobsEnabled = knobsEnabled;
+    }
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
@@ -53,6 +63,10 @@ final class SimulationArgumentResolver implements HandlerMethodArgumentResolver 
             throws Exception {
         if (Arrays.stream(COMPONENTS).noneMatch(c -> request.getParameter(c.getName()) != null)) {
             return Simulation.NONE;   // the common case, a benchmark's: no knob given, nothing to convert or validate
+        }
+        if (!knobsEnabled) {
+            throw new RequestKnobsDisabledException(Arrays.stream(COMPONENTS).map(RecordComponent::getName)
+                    .filter(name -> request.getParameter(name) != null).toList());
         }
         if (binderFactory == null) {
             throw new IllegalStateException("Simulation needs a WebDataBinderFactory (Spring MVC provides one)");

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The resolver outside MVC: the no-knob fast path, conversion, and a constraint still enforced beside it. */
 class SimulationArgumentResolverTest {
 
-    private final SimulationArgumentResolver resolver = new SimulationArgumentResolver();
+    private final SimulationArgumentResolver resolver = new SimulationArgumentResolver(true);
 
     @Test
     void noKnobGivenIsNoneWithoutBinding() throws Exception {
@@ -45,6 +45,21 @@ class SimulationArgumentResolverTest {
         assertThatThrownBy(() -> resolver.resolveArgument(parameter(), null, new ServletWebRequest(request),
                 binders()))
                 .isInstanceOf(MethodArgumentNotValidException.class).hasMessageContaining("latencyMs");
+    }
+
+    /** Profile 'shared': a knob is refused with the names of those given, not silently ignored. */
+    @Test
+    void knobsAreRefusedWhereDisabled() {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/order/api/v1/orders");
+        request.addParameter("latencyMs", "60000");
+        request.addParameter("errorRate", "1");
+        assertThatThrownBy(() -> new SimulationArgumentResolver(false).resolveArgument(parameter(), null,
+                new ServletWebRequest(request), binders()))
+                .isInstanceOfSatisfying(RequestKnobsDisabledException.class, e -> {
+                    assertThat(e.getStatusCode().value()).isEqualTo(403);
+                    assertThat(e.getBody().getDetail()).startsWith("[latencyMs, errorRate]: ")
+                            .contains("simulation.request-knobs=true");
+                });
     }
 
     /** MVC's conversion service, which splits "orders,products" into a list. */

@@ -8,6 +8,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 
 import lab.fanout.common.Knobs;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -41,16 +42,27 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
     public record Downstreams(@NotNull @DefaultValue("http://localhost:8082") URI orders,
                               @NotNull @DefaultValue("http://localhost:8083") URI products,
                               @NotNull @DefaultValue("http://localhost:8081") URI accounts) {
+
+        /** The fan-out's width: one call to each. */
+        static final int COUNT = 3;
     }
 
     /**
      * @param maxTotal       connections open at once across all downstreams (default 500, the seed's pool size;
      *                       HttpClient's own default of 25 would make every benchmark a benchmark of the pool)
-     * @param maxPerRoute    connections open at once to one downstream (default 500)
+     * @param maxPerRoute    connections open at once to one downstream (default ceil(maxTotal / 3), 167: a slow or
+     *                       hanging downstream holds at most its third of the pool, and the calls to the other two
+     *                       still get connections; a fan-out with one call per downstream needs no more)
      * @param acquireTimeout longest wait to lease a pooled connection; past it the request ends with 503 (default 5s)
      */
     public record Pool(@Positive @DefaultValue("500") int maxTotal,
-                       @Positive @DefaultValue("500") int maxPerRoute,
+                       @Nullable @Positive Integer maxPerRoute,
                        @NotNull @DefaultValue("5s") Duration acquireTimeout) {
+
+        public Pool {
+            if (maxPerRoute == null) {
+                maxPerRoute = Math.ceilDiv(maxTotal, Downstreams.COUNT);
+            }
+        }
     }
 }

@@ -1,19 +1,29 @@
 package lab.fanout.main.web;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
 
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
@@ -23,8 +33,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A pool of one connection and a 100 ms acquire timeout: while one request holds the connection, another cannot
- * lease one in time and gets 503 {@code pool-exhausted} instead of queueing without bound.
+ * lease one in time and gets 503 {@code pool-exhausted} instead of queueing without bound. Profile {@code shared}
+ * (as a deployment that others can reach): the per-request simulation knobs are refused.
  */
+@ActiveProfiles({"virtual", "shared"})
 @TestPropertySource(properties = {"fanout.pool.max-total=1", "fanout.pool.max-per-route=1",
         "fanout.pool.acquire-timeout=100ms"})
 class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
@@ -60,5 +72,32 @@ class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer.millis()).as("gave up at the acquire timeout, not when the connection came back")
                 .isLessThan(HOLD_MS);
         assertThat(holder.join()).as("the request holding the connection is unharmed").hasStatusOk();
+    }
+
+    /**
+     * Where anyone can call, a flood asking for a minute's latency must not hold the pool (gh-15 item 1). The fake
+     * downstreams honour {@code latencyMs} as the real ones do (3 s here); with the knobs on, the flood held the
+     * only connection and the normal request got 503.
+     */
+    @Test
+    void aFloodAskingForLatencyIsRefusedAndNormalRequestsAreServed() {
+        for (Downstream downstream : Downstream.values()) {
+            serve(downstream, 0);
+            server(downstream).stubFor(get(urlPathEqualTo(path(downstream))).withQueryParam("latencyMs", matching(".+"))
+                    .willReturn(aResponse().withHeader("Content-Type", "application/json")
+                            .withBody(catalogue(downstream)).withFixedDelay(3000)));
+        }
+        List<CompletableFuture<Answer>> flood = IntStream.range(0, 10).mapToObj(i -> CompletableFuture.supplyAsync(
+                () -> backoffice("concurrency=scopeFork&latencyMs=60000"), background)).toList();
+
+        Answer normal = backoffice(StrategyName.SCOPE_FORK);
+
+        assertThat(normal).hasStatusOk();
+        for (CompletableFuture<Answer> slow : flood) {
+            Answer refused = slow.join();
+            assertThat(refused).hasStatus(HttpStatus.FORBIDDEN)
+                    .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+            assertThat(refused).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "request-knobs-disabled");
+        }
     }
 }
