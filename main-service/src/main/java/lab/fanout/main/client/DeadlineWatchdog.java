@@ -28,9 +28,10 @@ public class DeadlineWatchdog implements AutoCloseable {
     private final ScheduledExecutorService timer;
 
     DeadlineWatchdog() {
-        // one virtual thread waits for the next alarm: no platform thread, cancelled alarms leave the queue at once
+        // a platform thread: a virtual one waits for a free carrier, so under CPU saturation, exactly when the
+        // deadline matters, its alarms would ring late; cancelled alarms leave the queue at once
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                Thread.ofVirtual().name("fanout-deadline-watchdog").factory());
+                Thread.ofPlatform().daemon().name("fanout-deadline-watchdog").factory());
         executor.setRemoveOnCancelPolicy(true);
         timer = executor;
     }

@@ -25,7 +25,9 @@ public final class FanoutException extends ErrorResponseException {
         /** No pooled connection could be leased within the pool-acquire timeout: the pool is saturated. */
         POOL_EXHAUSTED(HttpStatus.SERVICE_UNAVAILABLE, "pool-exhausted", "Connection pool exhausted"),
         /** The whole request's deadline ran out. */
-        DEADLINE_EXCEEDED(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded");
+        DEADLINE_EXCEEDED(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded"),
+        /** The request thread was interrupted while it waited for its calls (the service is stopping). */
+        INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted");
 
         private final HttpStatus status;
         private final URI type;

@@ -22,9 +22,10 @@ import org.springframework.validation.annotation.Validated;
  * @param pool            the Apache HttpClient 5 connection pool shared by every downstream call
  * @param connectTimeout  TCP connect timeout of one downstream call (default 1s)
  * @param responseTimeout socket read timeout of one downstream call: the longest wait for response bytes (default 5s)
- * @param deadline        budget of one whole fan-out request; no downstream call waits past it, and when it runs
- *                        out the request ends with 504 (default 10s: above 3 x the seed's 2 s latency, so that
- *                        {@code sequential} can finish)
+ * @param deadline        processing budget of one whole fan-out request, from when the controller starts it (time
+ *                        queued for a request thread is not counted: nothing tells when the request arrived); no
+ *                        downstream call waits past it, and when it runs out the request ends with 504 (default 10s:
+ *                        above 3 x the seed's 2 s latency, so that {@code sequential} can finish)
  */
 @Validated
 @ConfigurationProperties("fanout")

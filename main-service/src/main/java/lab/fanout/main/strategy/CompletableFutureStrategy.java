@@ -59,9 +59,8 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
             Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
             throw calls.deadlineExceeded(e);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
-            throw calls.deadlineExceeded(e);
+            throw calls.interrupted(e);
         }
     }
 

@@ -38,8 +38,7 @@ class StructuredScopeStrategy implements FanoutStrategy {
         } catch (StructuredTaskScope.TimeoutException e) {
             throw calls.deadlineExceeded(e);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw calls.deadlineExceeded(e);
+            throw calls.interrupted(e);   // the scope's close has cancelled the calls
         }
     }
 }

@@ -1,6 +1,7 @@
 package lab.fanout.main.web;
 
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -8,6 +9,7 @@ import java.util.stream.Collectors;
 
 import lab.fanout.main.client.Catalogue.Account;
 import lab.fanout.main.client.Catalogue.Order;
+import lab.fanout.main.client.Catalogue.Price;
 import lab.fanout.main.client.Catalogue.Product;
 import lab.fanout.main.strategy.Fetched;
 
@@ -17,10 +19,11 @@ import org.jspecify.annotations.Nullable;
  * One order joined with its account and products: the backoffice's answer. A reference the catalogues cannot
  * resolve stays visible as a null account or product, never dropped.
  *
- * @param total sum of price x quantity over the items whose product is known, in the products' currency
+ * @param total sum of price x quantity over the items whose product is known, per currency (ISO 4217 code to
+ *              amount, in the order the currencies first appear): prices in different currencies are never added
  */
 public record OrderView(String id, String status, String placedAt, @Nullable Account account, List<Line> items,
-                        BigDecimal total) {
+                        Map<String, BigDecimal> total) {
 
     public record Line(String productId, @Nullable Product product, int quantity) {
     }
@@ -36,9 +39,14 @@ public record OrderView(String id, String status, String placedAt, @Nullable Acc
         List<Line> lines = order.items().stream()
                 .map(item -> new Line(item.productId(), products.get(item.productId()), item.quantity()))
                 .toList();
-        BigDecimal total = lines.stream().filter(line -> line.product() != null)
-                .map(line -> line.product().price().amount().multiply(BigDecimal.valueOf(line.quantity())))
-                .reduce(BigDecimal.ZERO, BigDecimal::add);
+        Map<String, BigDecimal> total = new LinkedHashMap<>();
+        for (Line line : lines) {
+            if (line.product() != null) {
+                Price price = line.product().price();
+                total.merge(price.currency(), price.amount().multiply(BigDecimal.valueOf(line.quantity())),
+                        BigDecimal::add);
+            }
+        }
         return new OrderView(order.id(), order.status(), order.placedAt(), accounts.get(order.accountId()), lines, total);
     }
 

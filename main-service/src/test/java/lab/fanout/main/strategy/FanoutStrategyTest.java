@@ -3,7 +3,10 @@ package lab.fanout.main.strategy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Catalogue.Account;
@@ -209,6 +212,33 @@ class FanoutStrategyTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> downstreams.running() == 0);
         assertThat(downstreams.completed()).contains(ACCOUNTS);
         assertThat(downstreams.interrupted()).isEmpty();
+    }
+
+    /**
+     * gh-15 item 5: an interrupted wait is not a 504 "deadline exceeded" (the deadline is 10 s away), and the flag
+     * is not left set on the thread that writes the answer.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    void anInterruptedWaitIs503InterruptedAndHandled(StrategyName strategy) throws Exception {
+        answerAll(Duration.ofSeconds(2));
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        AtomicBoolean flagLeftSet = new AtomicBoolean();
+        Thread request = Thread.ofVirtual().start(() -> {
+            try {
+                fetch(strategy, AMPLE);
+                failure.complete(null);
+            } catch (RuntimeException e) {
+                flagLeftSet.set(Thread.currentThread().isInterrupted());
+                failure.complete(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> downstreams.running() > 0);
+        request.interrupt();
+
+        assertThat(failure.get(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(FanoutException.class,
+                e -> assertThat(e.kind()).isEqualTo(FanoutException.Kind.INTERRUPTED));
+        assertThat(flagLeftSet).isFalse();
     }
 
     @Test

@@ -32,7 +32,8 @@ class OrderViewTest {
         OrderView second = views.get(1);
         assertThat(second.account()).isEqualTo(ASTER);
         assertThat(second.items()).containsExactly(new OrderView.Line("prd-1", CHAIR, 2), new OrderView.Line("prd-2", DESK, 3));
-        assertThat(second.total()).isEqualByComparingTo("1666.00");   // 2 x 189.50 + 3 x 429.00
+        assertThat(second.total()).containsOnlyKeys("EUR");
+        assertThat(second.total().get("EUR")).isEqualByComparingTo("1666.00");   // 2 x 189.50 + 3 x 429.00
     }
 
     @Test
@@ -44,6 +45,21 @@ class OrderViewTest {
 
         assertThat(view.account()).isNull();
         assertThat(view.items()).containsExactly(new OrderView.Line("prd-1", CHAIR, 1), new OrderView.Line("prd-404", null, 5));
-        assertThat(view.total()).isEqualByComparingTo("189.50");
+        assertThat(view.total()).containsOnlyKeys("EUR");
+        assertThat(view.total().get("EUR")).isEqualByComparingTo("189.50");
+    }
+
+    /** gh-15 item 12: a total that added euros to dollars was a number in no currency. */
+    @Test
+    void totalsEachCurrencyApart() {
+        Product lamp = new Product("prd-3", "L-3", "Lamp", new Price(new BigDecimal("20.00"), "USD"), true);
+        List<Order> orders = List.of(new Order("ord-1", "acc-1", "PLACED", "2026-10-01T00:00:00Z",
+                List.of(new Item("prd-1", 1), new Item("prd-3", 2), new Item("prd-2", 1))));
+
+        OrderView view = OrderView.join(new Fetched(orders, List.of(CHAIR, DESK, lamp), List.of(ASTER))).getFirst();
+
+        assertThat(view.total()).containsOnlyKeys("EUR", "USD");
+        assertThat(view.total().get("EUR")).isEqualByComparingTo("618.50");
+        assertThat(view.total().get("USD")).isEqualByComparingTo("40.00");
     }
 }
