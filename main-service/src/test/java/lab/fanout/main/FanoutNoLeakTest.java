@@ -161,7 +161,7 @@ class FanoutNoLeakTest {
             assertThat(pool.getPending()).as("callers waiting for a connection").isZero();
             assertThat(calls.inFlight()).as("calls in flight").isZero();
             assertThat(LiveThreads.matching("fanout-platform-", "fanout-virtual-", "fanout"))
-                    .as("fan-out threads and scopes").allMatch(t -> t.contains("fanout-deadline-watchdog"));
+                    .as("fan-out threads and scopes").allMatch(t -> t.contains("fanout-deadline-alarm"));
         });
     }
 

@@ -11,7 +11,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
-import lab.fanout.main.config.DownstreamObservationConvention;
 import lab.fanout.main.config.FanoutProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -30,7 +29,7 @@ import org.springframework.web.client.RestClientResponseException;
 /**
  * One blocking GET of a downstream catalogue, on the shared pooled Apache HttpClient. Runs on whatever thread the
  * strategy chose; every failure leaves as a {@link FanoutException} naming the downstream. No call outlives its
- * request's deadline ({@link DeadlineWatchdog}), and each tells the downstream how long it will wait
+ * request's deadline ({@link Deadline}), and each tells the downstream how long it will wait
  * ({@link CallBudget}).
  */
 @Component
@@ -40,14 +39,11 @@ public class DownstreamClient {
 
     private final RestClient rest;
     private final FanoutProperties.Downstreams urls;
-    private final DeadlineWatchdog watchdog;
     private final CallMeters meters;
 
-    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, DeadlineWatchdog watchdog,
-                     CallMeters meters) {
+    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, CallMeters meters) {
         this.rest = downstreamRestClient;
         this.urls = properties.downstreams();
-        this.watchdog = watchdog;
         this.meters = meters;
     }
 
@@ -61,7 +57,7 @@ public class DownstreamClient {
     public <T> List<T> fetch(Downstream downstream, ParameterizedTypeReference<List<T>> type, Simulation simulation,
                              Deadline deadline) {
         if (deadline.expired()) {
-            throw deadlineExceeded(downstream, deadline, null);
+            throw deadline.exceeded(List.of(downstream), null);
         }
         Map<String, Object> query = simulation.asQueryParameters();
         // a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag
@@ -70,17 +66,17 @@ public class DownstreamClient {
         meters.started();
         List<T> body;
         try {
-            body = watchdog.guard(deadline, () -> deadline.bind(() -> rest.get().uri(template, query)
+            body = deadline.guard(() -> rest.get().uri(template, query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
                     // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
                     .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
-                    .retrieve().body(type)));
+                    .retrieve().body(type));
         } catch (RestClientResponseException e) {
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " answered " + e.getStatusCode().value(), e);
         } catch (RestClientException e) {
             // ResourceAccessException: no response; else an I/O failure while reading the body (timeout, reset,
-            // cut short by the deadline watchdog), or a body that is not a catalogue
+            // cut short by the deadline's alarm), or a body that is not a catalogue
             IOException io = ioCause(e);
             if (io != null) {
                 throw translate(downstream, deadline, io, e);
@@ -88,10 +84,10 @@ public class DownstreamClient {
             throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     downstream.serviceName() + " sent a body that is not its catalogue", e);
         } catch (RuntimeException e) {
-            // HttpClient's own state errors: a watchdog cancel that lands while the exchange is still connecting
+            // HttpClient's own state errors: an alarm's cancel that lands while the exchange is still connecting
             // throws IllegalStateException "Endpoint not acquired / already released"; never a 500
             if (deadline.expired()) {
-                throw deadlineExceeded(downstream, deadline, e);
+                throw deadline.exceeded(List.of(downstream), e);
             }
             if (e instanceof CancellationException || Thread.currentThread().isInterrupted()) {
                 throw cancelled(downstream, e);
@@ -115,14 +111,14 @@ public class DownstreamClient {
     }
 
     /**
-     * I/O failures: once the deadline has run out, any of them is the deadline's (the watchdog cancelled the call,
+     * I/O failures: once the deadline has run out, any of them is the deadline's (its alarm cancelled the call,
      * or a timeout cut short by the deadline fired); before it, which timeout fired decides the status.
      */
     private static FanoutException translate(Downstream downstream, Deadline deadline, IOException cause,
                                              RestClientException e) {
         String name = downstream.serviceName();
         if (deadline.expired()) {
-            return deadlineExceeded(downstream, deadline, e);
+            return deadline.exceeded(List.of(downstream), e);
         }
         if (cause instanceof ConnectionRequestTimeoutException) {
             return new FanoutException(FanoutException.Kind.POOL_EXHAUSTED, downstream,
@@ -163,11 +159,5 @@ public class DownstreamClient {
             }
         }
         return null;
-    }
-
-    static FanoutException deadlineExceeded(Downstream downstream, Deadline deadline, Throwable cause) {
-        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, downstream,
-                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out while waiting for "
-                        + downstream.serviceName(), cause);
     }
 }

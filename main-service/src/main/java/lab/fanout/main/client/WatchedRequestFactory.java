@@ -9,7 +9,7 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
-/** Spring's request factory for Apache HttpClient, handing each request to the {@link DeadlineWatchdog}. */
+/** Spring's request factory for Apache HttpClient, handing each request to its call's {@link Deadline}, whose alarm may cancel it. */
 public class WatchedRequestFactory extends HttpComponentsClientHttpRequestFactory {
 
     public WatchedRequestFactory(HttpClient client) {
@@ -20,7 +20,7 @@ public class WatchedRequestFactory extends HttpComponentsClientHttpRequestFactor
     protected ClassicHttpRequest createHttpUriRequest(HttpMethod method, URI uri) {
         ClassicHttpRequest request = super.createHttpUriRequest(method, uri);
         if (request instanceof Cancellable cancellable) {
-            DeadlineWatchdog.register(cancellable);
+            Deadline.register(cancellable);
         }
         return request;
     }

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Catalogue.Account;
@@ -82,6 +81,7 @@ public final class FanoutCalls {
         }
         decidedAt = gaveUpAtDeadline ? deadline.nanoTime() : System.nanoTime();
         answeredBy = strategy;
+        deadline.answered();
         endedAt.forEach((downstream, end) -> {
             if (end - decidedAt > 0) {
                 wasted(downstream);
@@ -103,10 +103,7 @@ public final class FanoutCalls {
             // every call ended a moment before the strategy's own wait ran out: the slowest is the one it waited for
             waiting = List.of(finished.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
         }
-        String names = waiting.stream().map(Downstream::serviceName).collect(Collectors.joining(", "));
-        return new FanoutException(FanoutException.Kind.DEADLINE_EXCEEDED, waiting.isEmpty() ? null : waiting.getFirst(),
-                "The request's deadline of " + deadline.budget().toMillis() + " ms ran out"
-                        + (waiting.isEmpty() ? "" : " while waiting for " + names), cause);
+        return deadline.exceeded(waiting, cause);
     }
 
     /**

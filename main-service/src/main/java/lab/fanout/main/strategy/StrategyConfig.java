@@ -1,13 +1,20 @@
 package lab.fanout.main.strategy;
 
-import java.util.concurrent.CompletableFuture;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The three CompletableFuture strategies: the same code ({@link CompletableFutureStrategy}) on three executors.
+ * The three CompletableFuture strategies: the same code ({@link CompletableFutureStrategy}) on three executors, and
+ * the metrics that tell the strategies apart on the dashboards (grafana/).
  * The thread-per-task executors live as long as the application (closed by Spring at shutdown), not per request:
  * an executor per request would have to be closed at the end of the request, and {@code close()} waits for every
  * call, including the ones a failed or timed-out request has abandoned.
@@ -22,7 +29,7 @@ class StrategyConfig {
      */
     @Bean
     CompletableFutureStrategy completableFutureStrategy() {
-        return new CompletableFutureStrategy(StrategyName.COMPLETABLE_FUTURE, new CompletableFuture<Void>().defaultExecutor());
+        return new CompletableFutureStrategy(StrategyName.COMPLETABLE_FUTURE, ForkJoinPool.commonPool());
     }
 
     /** A new platform thread per call: about 1 MB of reserved stack and a kernel thread each. */
@@ -37,5 +44,31 @@ class StrategyConfig {
     CompletableFutureStrategy virtualThreadPerTaskStrategy() {
         return new CompletableFutureStrategy(StrategyName.VIRTUAL_THREAD_PER_TASK,
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fanout-virtual-", 0).factory()));
+    }
+
+    /** The {@code strategy} tag of {@code http.server.requests}. */
+    @Bean
+    StrategyObservationConvention strategyObservationConvention() {
+        return new StrategyObservationConvention();
+    }
+
+    /**
+     * {@code executor_*{name=<strategy>}} for the executor behind each CompletableFuture strategy: for the
+     * thread-per-task executors (platform and virtual) {@code executor_active_threads}, the calls running now; for
+     * the common ForkJoinPool also {@code executor_parallelism_threads} and {@code executor_queued_tasks}, the calls
+     * waiting for one of its (on 2 cores: 1) workers.
+     * <p>
+     * The thread-per-task gauges read a private JDK method, so the JVM needs
+     * {@code --add-opens java.base/java.util.concurrent=ALL-UNNAMED} (in main-service.jar's manifest, and in
+     * surefire's argLine); without it Micrometer logs a warning and leaves them out.
+     */
+    @Bean
+    MeterBinder strategyExecutorMetrics(List<FanoutStrategy> strategies) {
+        return registry -> strategies.stream()
+                .filter(CompletableFutureStrategy.class::isInstance)
+                .map(CompletableFutureStrategy.class::cast)
+                .filter(strategy -> strategy.executor() instanceof ExecutorService)
+                .forEach(strategy -> new ExecutorServiceMetrics((ExecutorService) strategy.executor(),
+                        strategy.name().toString(), Tags.empty()).bindTo(registry));
     }
 }

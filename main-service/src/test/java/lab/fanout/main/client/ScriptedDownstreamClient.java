@@ -51,7 +51,7 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private final AtomicInteger running = new AtomicInteger();
 
     public ScriptedDownstreamClient() {
-        super(RestClient.create(), PROPERTIES, new DeadlineWatchdog(), new CallMeters(new SimpleMeterRegistry()));
+        super(RestClient.create(), PROPERTIES, new CallMeters(new SimpleMeterRegistry()));
     }
 
     /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */
@@ -81,14 +81,14 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
         try {
             Reply reply = script.get(downstream);
             if (deadline.expired()) {
-                throw deadlineExceeded(downstream, deadline, null);
+                throw deadline.exceeded(List.of(downstream), null);
             }
             boolean honoursDeadline = !(reply instanceof Answer answer) || answer.honoursDeadline();
             Duration wait = honoursDeadline && deadline.remaining().compareTo(reply.after()) < 0
                     ? deadline.remaining() : reply.after();
             Thread.sleep(wait);
             if (wait.compareTo(reply.after()) < 0) {
-                throw deadlineExceeded(downstream, deadline, null);
+                throw deadline.exceeded(List.of(downstream), null);
             }
             completed.add(downstream);
             return switch (reply) {

@@ -1,4 +1,4 @@
-package lab.fanout.main.config;
+package lab.fanout.main.client;
 
 import java.net.URI;
 

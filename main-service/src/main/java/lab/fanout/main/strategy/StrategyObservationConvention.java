@@ -1,10 +1,8 @@
-package lab.fanout.main.config;
+package lab.fanout.main.strategy;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import jakarta.servlet.http.HttpServletRequest;
-
-import lab.fanout.main.strategy.StrategyName;
 
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
 import org.springframework.http.server.observation.ServerRequestObservationContext;

@@ -1,4 +1,4 @@
-package lab.fanout.main.config;
+package lab.fanout.main.strategy;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

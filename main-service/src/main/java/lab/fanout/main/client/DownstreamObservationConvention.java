@@ -1,8 +1,6 @@
-package lab.fanout.main.config;
+package lab.fanout.main.client;
 
 import io.micrometer.common.KeyValue;
-
-import lab.fanout.main.client.Downstream;
 
 import org.springframework.http.client.observation.ClientHttpObservationDocumentation;
 import org.springframework.http.client.observation.ClientRequestObservationContext;
