@@ -26,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * request's {@link Simulation} knobs or {@code downstream.faults.*} ask for ({@link FaultPlan}).
  * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread.
  * <p>
- * Before answering, it looks whether the caller is still there ({@link CallerMeters}): a caller that gave up has
+ * Before answering, it looks whether the caller is still there ({@link AbandonedAndLateMeters}): a caller that gave up has
  * closed the connection, and the answer is dropped and counted as abandoned. A request that carries the caller's
  * budget ({@link CallBudget}) stops {@link #BUDGET_GRACE} after it runs out, whatever latency or dribble it was asked
  * for: the connection is closed without an answer and the request counts as late.
@@ -42,12 +42,12 @@ class CatalogueController {
 
     private static final long NO_BUDGET = TimeUnit.HOURS.toNanos(1);
 
-    private final Catalogue catalogue;
+    private final SerializedCatalogue catalogue;
     private final DownstreamProperties properties;
-    private final CallerMeters meters;
+    private final AbandonedAndLateMeters meters;
     private final DownstreamMetrics metrics;
 
-    CatalogueController(Catalogue catalogue, DownstreamProperties properties, CallerMeters meters,
+    CatalogueController(SerializedCatalogue catalogue, DownstreamProperties properties, AbandonedAndLateMeters meters,
                         DownstreamMetrics metrics) {
         this.catalogue = catalogue;
         this.properties = properties;

@@ -19,13 +19,13 @@ import org.springframework.context.annotation.Import;
 public class DownstreamAutoConfiguration {
 
     @Bean
-    Catalogue catalogue(ObjectMapper json) throws IOException {
-        return new Catalogue(json);
+    SerializedCatalogue catalogue(ObjectMapper json) throws IOException {
+        return new SerializedCatalogue(json);
     }
 
     @Bean
-    CallerMeters callerMeters(MeterRegistry registry) {
-        return new CallerMeters(registry);
+    AbandonedAndLateMeters callerMeters(MeterRegistry registry) {
+        return new AbandonedAndLateMeters(registry);
     }
 
     /** Lets the catalogue see whether its caller is still there, and close a connection without answering. */

@@ -34,7 +34,7 @@ class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
     DownstreamMetrics(MeterRegistry registry, DownstreamProperties properties) {
         this.properties = properties;
         Gauge.builder("downstream.requests.in.flight", inFlight, AtomicInteger::get)
-                .description("Catalogue requests being served now, simulated latency included")
+                .description("SerializedCatalogue requests being served now, simulated latency included")
                 .register(registry);
         simulatedLatency = Timer.builder("downstream.simulated.latency")
                 .description("Simulated I/O latency applied to each catalogue request (latency + jitter)")

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import lab.fanout.main.client.CallMeters;
+import lab.fanout.main.client.FanoutCallMeters;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -82,7 +82,7 @@ class FanoutNoLeakTest {
     PoolingHttpClientConnectionManager downstreamConnectionPool;
 
     @Autowired
-    CallMeters calls;
+    FanoutCallMeters calls;
 
     @DynamicPropertySource
     static void downstreamUrls(DynamicPropertyRegistry registry) {

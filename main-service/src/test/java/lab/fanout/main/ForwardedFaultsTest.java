@@ -7,7 +7,7 @@ import java.time.Duration;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
-import lab.fanout.main.client.CallMeters;
+import lab.fanout.main.client.FanoutCallMeters;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -67,7 +67,7 @@ class ForwardedFaultsTest {
     int port;
 
     @Autowired
-    CallMeters calls;
+    FanoutCallMeters calls;
 
     @Autowired
     PoolingHttpClientConnectionManager downstreamConnectionPool;

@@ -39,9 +39,9 @@ public class DownstreamClient {
 
     private final RestClient rest;
     private final FanoutProperties.Downstreams urls;
-    private final CallMeters meters;
+    private final FanoutCallMeters meters;
 
-    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, CallMeters meters) {
+    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, FanoutCallMeters meters) {
         this.rest = downstreamRestClient;
         this.urls = properties.downstreams();
         this.meters = meters;

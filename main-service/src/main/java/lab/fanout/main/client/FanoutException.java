@@ -38,14 +38,6 @@ public final class FanoutException extends ErrorResponseException {
             this.type = Problems.type(typeName);
             this.title = title;
         }
-
-        public HttpStatus status() {
-            return status;
-        }
-
-        public URI type() {
-            return type;
-        }
     }
 
     private final Kind kind;

@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import lab.fanout.common.Simulation;
-import lab.fanout.main.client.Catalogue.Account;
-import lab.fanout.main.client.Catalogue.Order;
-import lab.fanout.main.client.Catalogue.Product;
+import lab.fanout.main.client.CatalogueJson.Account;
+import lab.fanout.main.client.CatalogueJson.Order;
+import lab.fanout.main.client.CatalogueJson.Product;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
@@ -24,14 +24,8 @@ import org.springframework.core.ParameterizedTypeReference;
 /**
  * The three downstream calls of one backoffice request, callable from any thread. Each call records its duration
  * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}. Each call forwards the
- * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs.
- * <p>
- * Wasted calls ({@code fanout_calls_wasted_total}): a call that ends after its request's answer was decided, so its
- * result or failure reaches nobody. The answer is decided when the strategy gives up at the deadline
- * ({@link #deadlineExceeded}: decided at the deadline's instant, whichever of the strategy's wait and the watchdog's
- * alarm, which expire together, fires first), else when the controller has the answer ({@link #answered}). Each
- * call is counted at most once, by whichever of the call's end and the decision comes second, so that identical
- * requests count the same.
+ * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs. Calls that end
+ * after the answer are counted as wasted ({@link WastedCalls}).
  */
 public final class FanoutCalls {
 
@@ -41,18 +35,13 @@ public final class FanoutCalls {
     private final Map<Downstream, Duration> finished = new ConcurrentHashMap<>();
     /** Calls that ended before the deadline: a strategy may ask after cancelled calls have ended too. */
     private final Set<Downstream> endedInTime = ConcurrentHashMap.newKeySet();
-    /** When each call ended ({@link System#nanoTime()}), for the wasted count. */
-    private final Map<Downstream, Long> endedAt = new ConcurrentHashMap<>();
-    private final Set<Downstream> countedWasted = ConcurrentHashMap.newKeySet();
-    private volatile boolean gaveUpAtDeadline;
-    /** Written before {@link #answeredBy}, read after it. */
-    private volatile long decidedAt;
-    private volatile @Nullable StrategyName answeredBy;
+    private final WastedCalls wasted;
 
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
         this.client = client;
         this.simulation = simulation;
         this.deadline = deadline;
+        this.wasted = new WastedCalls(client, deadline);
     }
 
     public List<Order> orders() {
@@ -73,31 +62,22 @@ public final class FanoutCalls {
 
     /**
      * Marks the request as answered by {@code strategy} (once; later calls do nothing): calls that ended after the
-     * decision, and calls still running, are wasted.
+     * decision, and calls still running, are wasted; the deadline's alarm is disarmed once no call runs.
      */
     public void answered(StrategyName strategy) {
-        if (answeredBy != null) {
-            return;
-        }
-        decidedAt = gaveUpAtDeadline ? deadline.nanoTime() : System.nanoTime();
-        answeredBy = strategy;
+        wasted.answered(strategy);
         deadline.answered();
-        endedAt.forEach((downstream, end) -> {
-            if (end - decidedAt > 0) {
-                wasted(downstream);
-            }
-        });
     }
 
     /**
-     * For a strategy whose own wait ran out: the answer was decided at the deadline, so calls cut by the watchdog at
-     * the same instant are wasted whichever fired first.
+     * For a strategy whose own wait ran out: the answer was decided at the deadline, so calls cut by the deadline's
+     * alarm at the same instant are wasted whichever fired first.
      *
      * @param cause what the strategy caught when its wait ran out, or null
      * @return a 504 that names the calls still unanswered when the deadline ran out
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
-        gaveUpAtDeadline = true;
+        wasted.decidedAtDeadline();
         List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !endedInTime.contains(d)).toList();
         if (waiting.isEmpty() && !finished.isEmpty()) {
             // every call ended a moment before the strategy's own wait ran out: the slowest is the one it waited for
@@ -148,17 +128,7 @@ public final class FanoutCalls {
             if (!deadline.expired()) {
                 endedInTime.add(downstream);
             }
-            endedAt.put(downstream, end);
-            if (answeredBy != null && end - decidedAt > 0) {
-                wasted(downstream);
-            }
-        }
-    }
-
-    private void wasted(Downstream downstream) {
-        StrategyName strategy = answeredBy;
-        if (strategy != null && countedWasted.add(downstream)) {
-            client.wasted(strategy.toString(), downstream);
+            wasted.ended(downstream, end);
         }
     }
 }

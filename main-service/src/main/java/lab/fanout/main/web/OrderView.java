@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import lab.fanout.main.client.Catalogue.Account;
-import lab.fanout.main.client.Catalogue.Order;
-import lab.fanout.main.client.Catalogue.Price;
-import lab.fanout.main.client.Catalogue.Product;
+import lab.fanout.main.client.CatalogueJson.Account;
+import lab.fanout.main.client.CatalogueJson.Order;
+import lab.fanout.main.client.CatalogueJson.Price;
+import lab.fanout.main.client.CatalogueJson.Product;
 import lab.fanout.main.strategy.Fetched;
 
 import org.jspecify.annotations.Nullable;

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "fanout.response-timeout=5s")
 class DownstreamClientTest {
 
-    private static final ParameterizedTypeReference<List<Catalogue.Order>> ORDERS = new ParameterizedTypeReference<>() { };
+    private static final ParameterizedTypeReference<List<CatalogueJson.Order>> ORDERS = new ParameterizedTypeReference<>() { };
     private static final Simulation NO_SIMULATION = new Simulation(null, null);
 
     @RegisterExtension

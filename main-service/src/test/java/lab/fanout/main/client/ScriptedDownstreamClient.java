@@ -51,7 +51,7 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private final AtomicInteger running = new AtomicInteger();
 
     public ScriptedDownstreamClient() {
-        super(RestClient.create(), PROPERTIES, new CallMeters(new SimpleMeterRegistry()));
+        super(RestClient.create(), PROPERTIES, new FanoutCallMeters(new SimpleMeterRegistry()));
     }
 
     /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */

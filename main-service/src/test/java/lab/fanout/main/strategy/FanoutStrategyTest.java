@@ -9,11 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import lab.fanout.common.Simulation;
-import lab.fanout.main.client.Catalogue.Account;
-import lab.fanout.main.client.Catalogue.Item;
-import lab.fanout.main.client.Catalogue.Order;
-import lab.fanout.main.client.Catalogue.Price;
-import lab.fanout.main.client.Catalogue.Product;
+import lab.fanout.main.client.CatalogueJson.Account;
+import lab.fanout.main.client.CatalogueJson.Item;
+import lab.fanout.main.client.CatalogueJson.Order;
+import lab.fanout.main.client.CatalogueJson.Price;
+import lab.fanout.main.client.CatalogueJson.Product;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.FanoutException;

@@ -3,11 +3,11 @@ package lab.fanout.main.web;
 import java.math.BigDecimal;
 import java.util.List;
 
-import lab.fanout.main.client.Catalogue.Account;
-import lab.fanout.main.client.Catalogue.Item;
-import lab.fanout.main.client.Catalogue.Order;
-import lab.fanout.main.client.Catalogue.Price;
-import lab.fanout.main.client.Catalogue.Product;
+import lab.fanout.main.client.CatalogueJson.Account;
+import lab.fanout.main.client.CatalogueJson.Item;
+import lab.fanout.main.client.CatalogueJson.Order;
+import lab.fanout.main.client.CatalogueJson.Price;
+import lab.fanout.main.client.CatalogueJson.Product;
 import lab.fanout.main.strategy.Fetched;
 import org.junit.jupiter.api.Test;
 

@@ -15,12 +15,12 @@ import org.springframework.stereotype.Component;
  * answered: their result, or their failure, reached nobody).
  */
 @Component
-public class CallMeters {
+public class FanoutCallMeters {
 
     private final MeterRegistry registry;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    CallMeters(MeterRegistry registry) {
+    FanoutCallMeters(MeterRegistry registry) {
         this.registry = registry;
         Gauge.builder("fanout.calls.in.flight", inFlight, AtomicInteger::get)
                 .description("Downstream calls running now, each holding a thread and a pooled connection or waiting for one")

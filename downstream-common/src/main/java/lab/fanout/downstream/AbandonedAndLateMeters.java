@@ -9,12 +9,12 @@ import io.micrometer.core.instrument.MeterRegistry;
  * it cancelled the call or its timeout fired) and {@code downstream_requests_late_total} (the work finished after the
  * budget the caller sent in {@code X-Fanout-Budget-Ms} ran out). A request can be both.
  */
-public class CallerMeters {
+public class AbandonedAndLateMeters {
 
     private final Counter abandoned;
     private final Counter late;
 
-    CallerMeters(MeterRegistry registry) {
+    AbandonedAndLateMeters(MeterRegistry registry) {
         abandoned = Counter.builder("downstream.requests.abandoned")
                 .description("Requests whose caller closed the connection before the response was written")
                 .register(registry);

@@ -15,13 +15,13 @@ import org.springframework.core.io.ClassPathResource;
  * The JSON array in {@code classpath:catalogue.json}, serialised once at start-up so that serving it costs almost no
  * CPU: the downstream services must never be what limits an experiment.
  */
-public final class Catalogue {
+public final class SerializedCatalogue {
 
     private final byte[] all;
     private final Map<String, byte[]> byId = new LinkedHashMap<>();
 
     /** @throws IOException if the file is missing or is not a JSON array of objects that each have an {@code id} */
-    Catalogue(ObjectMapper json) throws IOException {
+    SerializedCatalogue(ObjectMapper json) throws IOException {
         JsonNode items;
         try (InputStream in = new ClassPathResource("catalogue.json").getInputStream()) {
             items = json.readTree(in);

@@ -4,9 +4,9 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /** The downstream services' JSON, as main-service reads it. Unknown fields are ignored (Jackson's Boot default). */
-public final class Catalogue {
+public final class CatalogueJson {
 
-    private Catalogue() {
+    private CatalogueJson() {
     }
 
     public record Order(String id, String accountId, String status, String placedAt, List<Item> items) {
