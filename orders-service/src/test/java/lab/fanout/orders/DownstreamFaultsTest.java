@@ -123,7 +123,7 @@ class DownstreamFaultsTest {
     void callerClosingBeforeTheAnswerIsCountedAbandoned() throws Exception {
         double before = count("downstream.requests.abandoned");
         try (Socket socket = send("?latencyMs=400", null)) {
-            Thread.sleep(100);
+            awaitInFlight();
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> count("downstream.requests.abandoned") == before + 1);
     }
@@ -132,7 +132,7 @@ class DownstreamFaultsTest {
     void callerResettingBeforeTheAnswerIsCountedAbandoned() throws Exception {
         double before = count("downstream.requests.abandoned");
         try (Socket socket = send("?latencyMs=400", null)) {
-            Thread.sleep(100);
+            awaitInFlight();
             socket.setSoLinger(true, 0);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> count("downstream.requests.abandoned") == before + 1);
@@ -191,6 +191,12 @@ class DownstreamFaultsTest {
             assertThat(EntityUtils.toString(response.getEntity())).contains("X-Fanout-Budget-Ms: 'soon' is not a whole number");
             return null;
         });
+    }
+
+    /** Waits until the request is being served (it has reached the controller), so that closing now is "before the answer". */
+    private void awaitInFlight() {
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("downstream.requests.in.flight").gauge().value() >= 1);
     }
 
     private double count(String name) {

@@ -161,13 +161,10 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
                 .matches("orders;dur=\\d+\\.\\d, products;dur=\\d+\\.\\d, accounts;dur=\\d+\\.\\d, total;dur=\\d+\\.\\d");
     }
 
+    /** The binding uses StrategyName's aliases, in any case (every alias: StrategyNameTest). */
     @ParameterizedTest
     @CsvSource({
             "seq, sequential",
-            "cf, completableFuture",
-            "threads, completableFutureWithThreadTaskExecutor",
-            "virtual, completableFutureWithVirtualTaskExecutor",
-            "scope, scopeFork",
             "SCOPEFORK, scopeFork",
     })
     void acceptsShortAliasesAndAnyCase(String value, String strategy) {
@@ -189,16 +186,17 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         }
     }
 
-    /** Rejected before any downstream is called, with a detail that says what is valid. */
+    /**
+     * Rejected before any downstream is called, with a detail that says what is valid. One knob out of range and
+     * main-service's own {@code faultTarget} show the wiring; every knob's limit: orders-service's DownstreamFaultsTest.
+     */
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            concurrency=fast                         | concurrency: 'fast' is not one of {strategies}
-            concurrency=                             | concurrency: is required; one of {strategies}
-            latencyMs=100                            | concurrency: is required; one of {strategies}
-            concurrency=scopeFork&latencyMs=-1       | latencyMs: must be greater than or equal to 0 (got '-1')
-            concurrency=scopeFork&latencyMs=60001    | latencyMs: must be less than or equal to 60000 (got '60001')
-            concurrency=scopeFork&latencyMs=abc      | latencyMs: 'abc' is not a whole number
-            concurrency=scopeFork&jitterMs=60001     | jitterMs: must be less than or equal to 60000 (got '60001')
+            concurrency=fast                           | concurrency: 'fast' is not one of {strategies}
+            concurrency=                               | concurrency: is required; one of {strategies}
+            latencyMs=100                              | concurrency: is required; one of {strategies}
+            concurrency=scopeFork&latencyMs=60001      | latencyMs: must be less than or equal to 60000 (got '60001')
+            concurrency=scopeFork&faultTarget=users    | faultTarget[0]: must be one of [orders, products, accounts] (got 'users')
             """)
     void answers400ProblemNamingWhatIsValid(String query, String detail) {
         Answer answer = backoffice(query);

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
@@ -22,7 +22,7 @@ import org.assertj.core.api.AssertProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.BeforeEach;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -30,7 +30,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -45,17 +44,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * main-service on a random port, its three downstreams faked by WireMock (one server each, on dynamic ports)
- * serving the real {@code catalogue.json} of orders-, products- and accounts-service.
+ * The one fixture of main-service's web tests: main-service on a random port, its three downstreams faked by WireMock
+ * (one server each) serving the real {@code catalogue.json} of orders-, products- and accounts-service.
  * <p>
- * Each subclass is one configuration and so one Spring context, closed when the class ends: the WireMock servers
- * are restarted on new ports for every class, so a context must never outlive its class ({@code @DirtiesContext}).
- * Every test ends by waiting, bounded, until no pooled connection is leased or awaited, so that no call of one test
- * reaches into the next; the failure tests also check that no fan-out thread is left
- * ({@link #assertNothingLeftBehind()}: a JVM thread dump, too slow to take after every test).
+ * The fakes are started once per JVM and reset before each test, so that Spring's context cache can share a context
+ * between the classes whose configuration is the same (no {@code @DirtiesContext}): each distinct configuration is
+ * one context, and three fakes serve them all. A request no stub matched fails the test. Every test ends by waiting,
+ * bounded, until no pooled connection is leased or awaited, so that no call of one test reaches into the next; the
+ * failure tests also check that no fan-out thread is left ({@link #assertNothingLeftBehind()}: a JVM thread dump,
+ * too slow to take after every test).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
 abstract class FanoutIntegrationTest {
 
     static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
@@ -63,12 +62,12 @@ abstract class FanoutIntegrationTest {
     /** How long a test waits for abandoned calls to end before calling them leaked. */
     static final Duration SETTLE = Duration.ofSeconds(5);
 
-    @RegisterExtension
-    static final WireMockExtension orders = fakeDownstream();
-    @RegisterExtension
-    static final WireMockExtension products = fakeDownstream();
-    @RegisterExtension
-    static final WireMockExtension accounts = fakeDownstream();
+    /** Jetty threads per fake: enough for every call of the leak test's concurrent requests. */
+    private static final int WIREMOCK_THREADS = 200;
+
+    static final WireMockServer orders = fakeDownstream();
+    static final WireMockServer products = fakeDownstream();
+    static final WireMockServer accounts = fakeDownstream();
 
     private static final Map<Downstream, String> catalogues = new ConcurrentHashMap<>();
 
@@ -90,9 +89,22 @@ abstract class FanoutIntegrationTest {
         registry.add("fanout.downstreams.accounts", accounts::baseUrl);
     }
 
-    private static WireMockExtension fakeDownstream() {
-        return WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).failOnUnmatchedRequests(true)
-                .build();
+    /**
+     * A fake downstream on a free port, for the rest of the JVM. Gzip off, as on the real downstreams: HttpClient asks
+     * for gzip, and WireMock's gzip stream would hold a dribbled body back until its end.
+     */
+    private static WireMockServer fakeDownstream() {
+        WireMockServer server = new WireMockServer(wireMockConfig().dynamicPort().gzipDisabled(true)
+                .containerThreads(WIREMOCK_THREADS));
+        server.start();
+        return server;
+    }
+
+    @BeforeEach
+    void resetFakes() {
+        for (Downstream downstream : Downstream.values()) {
+            server(downstream).resetAll();
+        }
     }
 
     /**
@@ -120,8 +132,12 @@ abstract class FanoutIntegrationTest {
     }
 
     @AfterEach
-    void noConnectionLeftBehind() {
+    void noConnectionLeftBehindNorRequestUnmatched() {
         await().atMost(SETTLE).pollInterval(Duration.ofMillis(20)).untilAsserted(this::assertPoolIdle);
+        for (Downstream downstream : Downstream.values()) {
+            assertThat(server(downstream).findAllUnmatchedRequests()).as("requests to " + downstream + " no stub matched")
+                    .isEmpty();
+        }
     }
 
     /**
@@ -157,7 +173,7 @@ abstract class FanoutIntegrationTest {
         };
     }
 
-    static WireMockExtension server(Downstream downstream) {
+    static WireMockServer server(Downstream downstream) {
         return switch (downstream) {
             case ORDERS -> orders;
             case PRODUCTS -> products;

@@ -40,8 +40,8 @@ class ResponseTimeoutIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
-     * The headers come in time, then a read of the body waits longer than the response timeout (WireMock sends
-     * four chunks over 1.2 s; the client saw a longer gap than the 300 ms between them). Still the downstream's
+     * The headers come in time, then a read of the body waits longer than the response timeout (WireMock sends two
+     * chunks over 2 s: a gap of about 1 s, twice the 500 ms timeout). Still the downstream's
      * timeout: it used to read as 502 "sent a body that is not its catalogue", because a failure while JSON is
      * parsed arrives wrapped in the converter's exception.
      */
@@ -49,7 +49,7 @@ class ResponseTimeoutIntegrationTest extends FanoutIntegrationTest {
     @EnumSource(StrategyName.class)
     void answers504DownstreamTimeoutWhenTheBodyStallsLongerThanTheResponseTimeout(StrategyName strategy) {
         serve(ORDERS, 0);
-        answer(PRODUCTS, okJson(catalogue(PRODUCTS)).withChunkedDribbleDelay(4, 1200));
+        answer(PRODUCTS, okJson(catalogue(PRODUCTS)).withChunkedDribbleDelay(2, 2000));
         serve(ACCOUNTS, 0);
 
         assertProblem(backoffice(strategy), HttpStatus.GATEWAY_TIMEOUT, "downstream-timeout", strategy, PRODUCTS);

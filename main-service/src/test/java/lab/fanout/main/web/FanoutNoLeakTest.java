@@ -1,6 +1,10 @@
-package lab.fanout.main;
+package lab.fanout.main.web;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,29 +20,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import lab.fanout.main.client.FanoutCallMeters;
+import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
+import lab.fanout.main.client.FanoutCallMeters;
 import lab.fanout.main.strategy.StrategyName;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static lab.fanout.main.FaultsFixture.catalogue;
-import static lab.fanout.main.FaultsFixture.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -49,10 +47,9 @@ import static org.awaitility.Awaitility.await;
  * that was not there before (bounded waits, polled on the test's own thread). Under the virtual profile (request threads are virtual), so every platform thread above the
  * baseline would be one the strategies made: the thread-per-task executor's {@code fanout-platform-N}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "fanout.deadline=600ms", "fanout.response-timeout=250ms",
+@TestPropertySource(properties = {"fanout.deadline=600ms", "fanout.response-timeout=250ms",
         "fanout.pool.max-total=48", "fanout.pool.max-per-route=48", "fanout.pool.acquire-timeout=50ms"})
-class FanoutNoLeakTest {
+class FanoutNoLeakTest extends FanoutIntegrationTest {
 
     private static final int REQUESTS = 2000;
     private static final int CONCURRENCY = 48;
@@ -66,30 +63,15 @@ class FanoutNoLeakTest {
             "tailMs=400",           // beyond the 250 ms response timeout -> 504
             "dribbleMs=2000");      // chunks within the response timeout, body past the deadline -> 504 (watchdog)
 
-    @RegisterExtension
-    static final WireMockExtension orders = FaultsFixture.fakeDownstream();
-    @RegisterExtension
-    static final WireMockExtension products = FaultsFixture.fakeDownstream();
-    @RegisterExtension
-    static final WireMockExtension accounts = FaultsFixture.fakeDownstream();
-
-    private static final HttpClient caller = FaultsFixture.caller();
+    /** HTTP/1.1, its work on virtual threads: no platform thread of the caller's own joins the thread counts. */
+    private static final HttpClient caller = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
 
     @LocalServerPort
     int port;
 
     @Autowired
-    PoolingHttpClientConnectionManager downstreamConnectionPool;
-
-    @Autowired
     FanoutCallMeters calls;
-
-    @DynamicPropertySource
-    static void downstreamUrls(DynamicPropertyRegistry registry) {
-        registry.add("fanout.downstreams.orders", orders::baseUrl);
-        registry.add("fanout.downstreams.products", products::baseUrl);
-        registry.add("fanout.downstreams.accounts", accounts::baseUrl);
-    }
 
     @AfterAll
     static void closeCaller() {
@@ -98,9 +80,9 @@ class FanoutNoLeakTest {
 
     @BeforeEach
     void fakes() {
-        fake(orders, Downstream.ORDERS);
-        fake(products, Downstream.PRODUCTS);
-        fake(accounts, Downstream.ACCOUNTS);
+        for (Downstream downstream : Downstream.values()) {
+            fake(downstream);
+        }
     }
 
     @Test
@@ -134,7 +116,7 @@ class FanoutNoLeakTest {
                 concurrent.acquireUninterruptibly();
                 answers.add(callers.submit(() -> {
                     try {
-                        HttpResponse<String> response = FaultsFixture.call(caller, port, query);
+                        HttpResponse<String> response = call(query);
                         if (response.statusCode() != 200) {
                             assertThat(response.headers().firstValue("Content-Type")).as(query)
                                     .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
@@ -179,19 +161,31 @@ class FanoutNoLeakTest {
     }
 
     /** Each knob of {@link #MIX} answered as the real downstreams do; a request without knobs gets the catalogue. */
-    private static void fake(WireMockExtension server, Downstream downstream) {
-        FaultsFixture.serveCatalogue(server, downstream);
-        stub(server, downstream, "errorRate", "1.0", aResponse().withStatus(500)
+    private static void fake(Downstream downstream) {
+        serve(downstream, 0);
+        stub(downstream, "errorRate", "1.0", aResponse().withStatus(500)
                 .withHeader("Content-Type", "application/problem+json").withBody("{\"status\":500}"));
-        stub(server, downstream, "closeRate", "1.0", aResponse().withFault(Fault.EMPTY_RESPONSE));
-        stub(server, downstream, "tailMs", "100", okJson(catalogue(downstream)).withFixedDelay(100));
-        stub(server, downstream, "tailMs", "400", okJson(catalogue(downstream)).withFixedDelay(400));
-        stub(server, downstream, "dribbleMs", "2000", okJson(catalogue(downstream)).withChunkedDribbleDelay(20, 2000));
+        stub(downstream, "closeRate", "1.0", aResponse().withFault(Fault.EMPTY_RESPONSE));
+        stub(downstream, "tailMs", "100", okJson(catalogue(downstream)).withFixedDelay(100));
+        stub(downstream, "tailMs", "400", okJson(catalogue(downstream)).withFixedDelay(400));
+        stub(downstream, "dribbleMs", "2000", okJson(catalogue(downstream)).withChunkedDribbleDelay(20, 2000));
     }
 
-    private static void stub(WireMockExtension server, Downstream downstream, String knob, String value,
-                             ResponseDefinitionBuilder response) {
-        server.stubFor(get(urlPathEqualTo(path(downstream))).atPriority(1).withQueryParam(knob, equalTo(value))
-                .willReturn(response));
+    private static void stub(Downstream downstream, String knob, String value, ResponseDefinitionBuilder response) {
+        server(downstream).stubFor(get(urlPathEqualTo(path(downstream))).atPriority(1)
+                .withQueryParam(knob, equalTo(value)).willReturn(response));
+    }
+
+    private HttpResponse<String> call(String query) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + ENDPOINT + "?" + query))
+                .timeout(Duration.ofSeconds(30)).build();
+        try {
+            return caller.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
