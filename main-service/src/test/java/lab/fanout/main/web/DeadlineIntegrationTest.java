@@ -51,15 +51,16 @@ class DeadlineIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
-     * As above with the stall inside the body: the headers come in time, then a chunk every 2 s, each inside the 5 s
-     * response timeout, for a minute. Only the deadline's alarm ends the call: without it sequential answered after
-     * the whole body, and the CompletableFuture strategies answered 504 but left the call running, which the check
-     * after the test (5 s) would find. It used to read as 502 "sent a body that is not its catalogue".
+     * As above with the stall inside the body: the headers come in time, then a chunk every 300 ms for a minute, each
+     * gap inside every read timeout (even one capped at the time left). Only the deadline's alarm ends the call:
+     * without it sequential answered after the whole body, and the CompletableFuture strategies answered 504 but left
+     * the call running, which the check after the test (5 s) finds. It used to read as 502 "sent a body that is not
+     * its catalogue".
      */
     @ParameterizedTest
     @EnumSource(StrategyName.class)
     void answers504DeadlineExceededAndCutsTheCallWhenTheBodyStallsPastTheDeadline(StrategyName strategy) {
-        answer(ORDERS, okJson(catalogue(ORDERS)).withChunkedDribbleDelay(30, 60_000));
+        answer(ORDERS, okJson(catalogue(ORDERS)).withChunkedDribbleDelay(200, 60_000));
         serve(PRODUCTS, 0);
         serve(ACCOUNTS, 0);
 
