@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeadlineIntegrationTest extends FanoutIntegrationTest {
 
     private static final int DEADLINE_MS = 850;
-    private static final int SLOW_MS = 2000;
+    private static final int SLOW_MS = 10_000;   // far beyond what is checked: a busy machine has room
 
     @AfterEach
     void leavesNoConnectionOrThreadBehind() {
@@ -46,7 +46,7 @@ class DeadlineIntegrationTest extends FanoutIntegrationTest {
 
         assertProblem(answer, HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", strategy, blamedForSlowOrders(strategy));
         assertThat(answer).bodyJson().extractingPath("$.detail").asString().contains("deadline of 850 ms");
-        assertThat(answer.millis()).as("ended at the deadline, not after the downstream's 2 s")
+        assertThat(answer.millis()).as("ended at the deadline, not after the downstream's 10 s")
                 .isGreaterThanOrEqualTo(DEADLINE_MS).isLessThan(SLOW_MS);
     }
 

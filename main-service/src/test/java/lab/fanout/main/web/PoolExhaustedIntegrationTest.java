@@ -41,7 +41,7 @@ import static org.awaitility.Awaitility.await;
         "fanout.pool.acquire-timeout=100ms"})
 class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
 
-    private static final int HOLD_MS = 800;
+    private static final int HOLD_MS = 2000;   // 20 x the acquire timeout: room for a busy machine
     private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
 
     @AfterAll

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestPropertySource(properties = {"fanout.response-timeout=500ms", "fanout.deadline=5s"})
 class ResponseTimeoutIntegrationTest extends FanoutIntegrationTest {
 
-    private static final int SLOW_MS = 2000;
+    private static final int SLOW_MS = 10_000;   // far beyond what is checked: a busy machine has room
 
     @AfterEach
     void leavesNoConnectionOrThreadBehind() {
@@ -35,7 +35,7 @@ class ResponseTimeoutIntegrationTest extends FanoutIntegrationTest {
         Answer answer = backoffice(strategy);
 
         assertProblem(answer, HttpStatus.GATEWAY_TIMEOUT, "downstream-timeout", strategy, PRODUCTS);
-        assertThat(answer.millis()).as("cut at the 500 ms response timeout, not after the downstream's 2 s")
+        assertThat(answer.millis()).as("cut at the 500 ms response timeout, not after the downstream's 10 s")
                 .isLessThan(SLOW_MS);
     }
 
