@@ -1,11 +1,14 @@
 package lab.fanout.common;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 
+import jdk.management.VirtualThreadSchedulerMXBean;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -18,11 +21,16 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@code knobs} at {@code /actuator/info}: the service's own {@link Knobs} records plus the runtime settings that
- * decide a benchmark (cores, request threads, Tomcat limits, common-pool parallelism). Logged once when ready.
+ * decide a benchmark (cores, request threads, Tomcat limits, common-pool parallelism, the virtual-thread scheduler's
+ * carriers, the collector, the heap), read from the running JVM, so that a {@code -D} or {@code -XX} option shows as
+ * its effect. Logged once when ready.
  */
 public class KnobsInfoContributor implements InfoContributor {
 
     private static final Log log = LogFactory.getLog(KnobsInfoContributor.class);
+    /** The virtual-thread scheduler: its parallelism is the carrier threads' count (JDK 24+'s management bean). */
+    private static final VirtualThreadSchedulerMXBean CARRIERS =
+            ManagementFactory.getPlatformMXBean(VirtualThreadSchedulerMXBean.class);
 
     private final Environment environment;
     private final List<Knobs> knobs;
@@ -44,6 +52,14 @@ public class KnobsInfoContributor implements InfoContributor {
         log.info("knobs: " + json.writeValueAsString(knobs()));
     }
 
+    /**
+     * The JDK's default when {@code jdk.virtualThreadScheduler.maxPoolSize} is unset: max(parallelism, 256), which lets
+     * the scheduler add carriers while others are pinned or blocked in the file system (java.lang.VirtualThread).
+     */
+    static int carrierMaxPoolSize(int parallelism) {
+        return Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", Math.max(parallelism, 256));
+    }
+
     Map<String, Object> knobs() {
         Map<String, Object> all = new LinkedHashMap<>();
         Map<String, Object> runtime = new LinkedHashMap<>();
@@ -56,6 +72,10 @@ public class KnobsInfoContributor implements InfoContributor {
         runtime.put("tomcatMaxConnections", environment.getProperty("server.tomcat.max-connections", Integer.class, 8192));
         runtime.put("tomcatAcceptCount", environment.getProperty("server.tomcat.accept-count", Integer.class, 100));
         runtime.put("commonPoolParallelism", ForkJoinPool.getCommonPoolParallelism());
+        runtime.put("carrierParallelism", CARRIERS.getParallelism());
+        runtime.put("carrierMaxPoolSize", carrierMaxPoolSize(CARRIERS.getParallelism()));
+        runtime.put("garbageCollectors", ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(GarbageCollectorMXBean::getName).toList());
         runtime.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
         all.put("runtime", runtime);
         knobs.forEach(k -> all.put(k.prefix(), k));

@@ -1,0 +1,38 @@
+package lab.fanout.common;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.mock.env.MockEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The runtime half of {@code knobs}: what the JVM runs with, as a -D or -XX option would change it (gh-13 part 3). */
+class KnobsInfoContributorTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void showsTheVirtualThreadSchedulerTheCollectorAndTheHeap() {
+        var contributor = new KnobsInfoContributor(new MockEnvironment(), List.of(), JsonMapper.builder().build());
+
+        Map<String, Object> runtime = (Map<String, Object>) contributor.knobs().get("runtime");
+
+        // the JDK's rule: jdk.virtualThreadScheduler.parallelism, else one carrier per available processor
+        assertThat(runtime).containsEntry("carrierParallelism", Integer.getInteger(
+                "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
+        assertThat((List<String>) runtime.get("garbageCollectors")).isNotEmpty();
+        assertThat(runtime).containsKeys("carrierMaxPoolSize", "commonPoolParallelism", "maxHeapBytes");
+    }
+
+    @Test
+    void carrierMaxPoolSizeDefaultsToTheJdksRule() {
+        assumeTrue(System.getProperty("jdk.virtualThreadScheduler.maxPoolSize") == null,
+                "skipped: this JVM sets jdk.virtualThreadScheduler.maxPoolSize, so the default does not apply");
+        assertThat(KnobsInfoContributor.carrierMaxPoolSize(2)).isEqualTo(256);
+        assertThat(KnobsInfoContributor.carrierMaxPoolSize(300)).isEqualTo(300);
+    }
+}
