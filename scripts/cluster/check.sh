@@ -8,7 +8,8 @@
 #   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
 #     uid 10001 on a read-only root filesystem (read from the running pods)
 #   3 through each main-service variant's Service: every strategy 200 with the body ./lab up gives; the variant's
-#     request-thread kind; a 400 problem+json for a bad strategy
+#     request-thread kind; a 400 problem+json for a bad strategy; no actuator through the Service, whose port list
+#     lacks the management port, which answers pod to pod only
 #   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
 #   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT); Grafana's
 #     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
@@ -38,6 +39,11 @@ pass() { printf 'ok    %s\n' "$*"; }
 fail() { printf 'FAIL  %s\n' "$*"; failed=$((failed + 1)); }
 detail() { printf '        %s\n' "$@"; }
 service_url() { echo "http://$(kc get service "$1" -o jsonpath='{.spec.clusterIP}'):$(kc get service "$1" -o jsonpath='{.spec.ports[0].port}')"; }
+# management_url APP: the actuator of APP's pod (its container port "management"), which no Service exposes
+management_url() {
+  echo "http://$(kc get pods -l "app=$1" -o jsonpath='{.items[0].status.podIP}'):$(kc get pods -l "app=$1" \
+    -o jsonpath='{.items[0].spec.containers[0].ports[?(@.name=="management")].containerPort}')"
+}
 strategies() {   # the strategies main-service accepts, from its 400 problem for an unknown one
   in_ns curl -s "$(service_url main-service-virtual)$orders?concurrency=none" \
     | jq -r '.detail' | sed -n 's/.*is not one of \[\(.*\)\].*/\1/p' | tr -d ' ' | tr , '\n'
@@ -92,7 +98,7 @@ check2() {
 # (a ./lab up that already runs is used and left running: the body does not depend on its knobs)
 local_bodies() {
   local started=false
-  if ! curl -sf -o /dev/null http://localhost:2222/actuator/health/readiness; then
+  if ! curl -sf -o /dev/null http://localhost:9222/actuator/health/readiness; then   # main-service's management port
     if ! ./lab up >"$work/lab-up.log" 2>&1; then
       echo "./lab up failed: $(tail -3 "$work/lab-up.log")"; ./lab down >/dev/null 2>&1; return 1
     fi
@@ -130,7 +136,24 @@ check3() {
     else
       fail "3 $variant ?concurrency=fast: $problem"
     fi
+    check3_management "$variant" "$url"
   done
+}
+
+# The actuator is not for callers: 404 through the Service, whose ports lack the management port (so does any
+# NodePort), while the pod itself answers there (Prometheus' way in).
+check3_management() {
+  local variant=$1 url=$2 management ports public pod
+  management=$(management_url "$variant")
+  # the pod ports the Service reaches, resolved by Kubernetes from its targetPort names
+  ports=$(kc get endpointslices -l "kubernetes.io/service-name=$variant" -o jsonpath='{.items[*].ports[*].port}')
+  public=$(for p in /actuator/info /actuator/prometheus; do in_ns curl -s -o /dev/null -w '%{http_code} ' "$url$p"; done)
+  pod=$(in_ns curl -s -o /dev/null -w '%{http_code}' "$management/actuator/info")
+  if [[ $public == '404 404 ' && $pod == 200 && -n $ports && -n ${management##*:} && " $ports " != *" ${management##*:} "* ]]; then
+    pass "3 $variant: /actuator/info and /prometheus 404 through the Service (it reaches pod ports: $ports); 200 at the pod's management port ${management##*:}"
+  else
+    fail "3 $variant actuator: through the Service '$public', at $management '$pod', Service reaches pod ports '$ports'"
+  fi
 }
 
 # bound_req_s CONCURRENCY: Little's law, L = lambda W (README, "Benchmarks"), for a parallel strategy:
@@ -230,8 +253,9 @@ check5_grafana() {
 }
 
 check6() {
-  local out=$work/bench url
+  local out=$work/bench url management
   url=$(service_url main-service-virtual)
+  management=$(management_url main-service-virtual)   # knobs, readiness and scrapes: the pod's actuator
   cat >"$work/one-cell.yaml" <<YAML
 # one cell: scopeFork at 50 clients on the deployment's own knobs (profile, threads and pool are read from it)
 blocks:
@@ -247,7 +271,7 @@ blocks:
     repetitions: 3
     timeoutSeconds: 20
 YAML
-  if in_ns ./lab bench --base-url "$url" --matrix "$work/one-cell.yaml" --out "$out" >"$work/bench.log" 2>&1 \
+  if in_ns ./lab bench --base-url "$url" --management-url "$management" --matrix "$work/one-cell.yaml" --out "$out" >"$work/bench.log" 2>&1 \
       && [[ -s $out/results.csv && -s $out/results.md && -s $out/environment.txt ]]; then
     pass "6 ./lab bench --base-url $url (one cell) wrote $(ls "$out" | paste -sd' ' | sed 's/ /, /g')"
     grep -E '^\[1/1\].*req/s' "$work/bench.log" | sed 's/^/        /'

@@ -42,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Services that select it, with the environment its ConfigMaps and env give it, and with its pod's user, memory
  * and CPU limits, read-only root filesystem, emptyDir mounts (as tmpfs), no capabilities and no privilege
  * escalation. Then every strategy must answer through both main-service variants, every service must serve
- * /actuator/prometheus, and the load Job's own command must load both variants without an error.
+ * /actuator/prometheus at the port Prometheus scrapes (its management port), and the load Job's own command must
+ * load both variants without an error.
  * <p>
  * Needs a Docker engine (skipped without one) that can build the images: it runs scripts/build-images.sh --hey on
  * the jars of this build, with the base images pulled or made offline (docker/make-base-image.sh).
@@ -70,7 +71,7 @@ class ImagesRunTogetherTest {
         WORKLOADS.values().forEach(w -> requireImage(image(w)));
         network = Network.newNetwork();
         WORKLOADS.values().forEach(w -> RUNNING.put(w.name(), asInTheCluster(k8s, w)
-                .withExposedPorts(WiringTest.containerPort(w, "http"))
+                .withExposedPorts(WiringTest.containerPort(w, "http"), scrapePort(w))
                 .waitingFor(Wait.forHttp(Y.str(w.containers().getFirst(), "readinessProbe.httpGet.path"))
                         .forPort(WiringTest.containerPort(w, "http")).withStartupTimeout(STARTUP))));
         Startables.deepStart(RUNNING.values()).join();
@@ -116,7 +117,7 @@ class ImagesRunTogetherTest {
     @MethodSource("services")
     void everyServiceServesPrometheusMetricsTaggedWithItsName(String name) throws Exception {
         String path = (String) WORKLOADS.get(name).annotations().get("prometheus.io/path");
-        HttpResponse<String> response = get(name, path);
+        HttpResponse<String> response = get(name, scrapePort(WORKLOADS.get(name)), path);
         assertThat(response.statusCode()).as("%s %s", name, path).isEqualTo(200);
         String application = config(name).get("spring.application.name", String.class, "?");
         assertThat(response.body()).as("%s metrics", name).contains("application=\"" + application + "\"");
@@ -232,9 +233,17 @@ class ImagesRunTogetherTest {
         return ServiceConfig.of(w.module().orElseThrow(), Manifests.of("k8s").environment(w, w.containers().getFirst()));
     }
 
+    /** @return the port Prometheus scrapes (prometheus.io/port): the management port */
+    private static int scrapePort(Workload workload) {
+        return Integer.parseInt((String) workload.annotations().get("prometheus.io/port"));
+    }
+
     private static HttpResponse<String> get(String workload, String path) throws Exception {
+        return get(workload, WiringTest.containerPort(WORKLOADS.get(workload), "http"), path);
+    }
+
+    private static HttpResponse<String> get(String workload, int port, String path) throws Exception {
         GenericContainer<?> container = RUNNING.get(workload);
-        int port = WiringTest.containerPort(WORKLOADS.get(workload), "http");
         URI uri = URI.create("http://" + container.getHost() + ":" + container.getMappedPort(port) + path);
         return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }

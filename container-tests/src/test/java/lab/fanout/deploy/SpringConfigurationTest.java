@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Check 3 for the lab's own pods: what they read from their ConfigMaps and env is a real Spring property of that
- * service, and their probes and scrape annotations point where the actuator answers.
+ * service, their probes ask the public port, Prometheus scrapes the management port, and no Service exposes it.
  */
 class SpringConfigurationTest {
 
@@ -78,36 +78,77 @@ class SpringConfigurationTest {
         }
     }
 
+    /**
+     * The actuator has a port of its own (management.server.port), which Prometheus scrapes; the probes ask the public
+     * port's {@code /livez} and {@code /readyz} (management.endpoint.health.probes.add-additional-paths), so that they
+     * fail when the port that serves callers does (Boot's advice for a separate management port).
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("labWorkloads")
-    void probesAndScrapeAnnotationsPointWhereTheActuatorAnswers(Workload workload) {
+    void probesAskThePublicPortAndPrometheusScrapesTheManagementPort(Workload workload) {
         ServiceConfig config = ServiceConfig.of(workload.module().orElseThrow(), environment(workload));
         int serverPort = config.get("server.port", Integer.class, 8080);
         Integer managementPort = config.get("management.server.port", Integer.class, null);
-        int actuatorPort = managementPort != null ? managementPort : serverPort;
-        String contextPath = managementPort != null ? "" : config.get("server.servlet.context-path", String.class, "");
-        String actuator = contextPath + config.get("management.endpoints.web.base-path", String.class, "/actuator");
+        assertThat(managementPort).as("%s: management.server.port (the actuator off the public port)", workload)
+                .isNotNull().isNotEqualTo(serverPort);
+        String actuator = config.get("management.endpoints.web.base-path", String.class, "/actuator");
 
         assertThat(config.list("management.endpoints.web.exposure.include"))
                 .as("%s exposes health and prometheus over HTTP", workload).containsAnyOf("*", "health")
                 .containsAnyOf("*", "prometheus");
         assertThat(config.get("management.endpoint.health.probes.enabled", Boolean.class, false))
                 .as("%s: management.endpoint.health.probes.enabled (liveness and readiness groups)", workload).isTrue();
+        assertThat(config.get("management.endpoint.health.probes.add-additional-paths", Boolean.class, false))
+                .as("%s: management.endpoint.health.probes.add-additional-paths (/livez, /readyz on server.port)", workload)
+                .isTrue();
 
         Map<String, Object> container = workload.containers().getFirst();
-        Map<String, String> expectedPaths = Map.of("startupProbe", actuator + "/health/liveness",
-                "livenessProbe", actuator + "/health/liveness", "readinessProbe", actuator + "/health/readiness");
+        Map<String, String> expectedPaths = Map.of("startupProbe", "/livez", "livenessProbe", "/livez",
+                "readinessProbe", "/readyz");
         expectedPaths.forEach((probe, path) -> {
             assertThat(Y.str(container, probe + ".httpGet.path")).as("%s %s path", workload, probe).isEqualTo(path);
             assertThat(WiringTest.containerPort(workload, Y.at(container, probe + ".httpGet.port")))
-                    .as("%s %s port", workload, probe).isEqualTo(actuatorPort);
+                    .as("%s %s port", workload, probe).isEqualTo(serverPort);
         });
         assertThat(WiringTest.containerPort(workload, "http"))
                 .as("%s: container port 'http' (the Services' target) is server.port", workload).isEqualTo(serverPort);
+        assertThat(WiringTest.containerPort(workload, "management"))
+                .as("%s: container port 'management' is management.server.port", workload).isEqualTo(managementPort);
 
         Map<String, Object> annotations = workload.annotations();
         assertThat(annotations.get("prometheus.io/scrape")).as("%s prometheus.io/scrape", workload).isEqualTo("true");
-        assertThat(annotations.get("prometheus.io/port")).as("%s prometheus.io/port", workload).isEqualTo(String.valueOf(actuatorPort));
+        assertThat(annotations.get("prometheus.io/port")).as("%s prometheus.io/port", workload).isEqualTo(String.valueOf(managementPort));
         assertThat(annotations.get("prometheus.io/path")).as("%s prometheus.io/path", workload).isEqualTo(actuator + "/prometheus");
+    }
+
+    /** No Service, and so no NodePort, reaches a lab pod's management port: only Prometheus, pod to pod, does. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("lab.fanout.deploy.WiringTest#deployments")
+    void noServiceReachesTheManagementPort(String entryPoint) {
+        Manifests manifests = Manifests.of(entryPoint);
+        int checked = 0;
+        for (Workload workload : manifests.workloads()) {
+            if (workload.module().isEmpty()) {
+                continue;
+            }
+            Integer managementPort = ServiceConfig.of(workload.module().get(),
+                    manifests.environment(workload, workload.containers().getFirst()))
+                    .get("management.server.port", Integer.class, null);
+            assertThat(managementPort).as("%s: %s has management.server.port", entryPoint, workload).isNotNull();
+            for (Map<String, Object> service : manifests.ofKind("Service")) {
+                if (!Manifests.namespaceOf(service).equals(workload.namespace())
+                        || !workload.selectedBy(Y.map(service, "spec.selector"))) {
+                    continue;
+                }
+                for (Map<String, Object> port : Y.maps(service, "spec.ports")) {
+                    Object target = port.getOrDefault("targetPort", port.get("port"));
+                    assertThat(WiringTest.containerPort(workload, target))
+                            .as("%s: Service %s port %s reaches %s", entryPoint, Y.str(service, "metadata.name"), target, workload)
+                            .isNotEqualTo(managementPort);
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).as("%s: Service ports in front of the lab's pods", entryPoint).isPositive();
     }
 }

@@ -7,7 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-/** One service's {@code /actuator/prometheus}, summed over the series of one metric whose labels contain a text. */
+/** One service's {@code /actuator/prometheus} (on its management port), summed over the series of one metric whose labels contain a text. */
 final class Metrics {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -16,6 +16,7 @@ final class Metrics {
     }
 
     /**
+     * @param service     the service's management base URL, e.g. {@code http://localhost:9082}
      * @param name        e.g. {@code downstream_requests_abandoned_total}
      * @param labelsMatch a text the series' label set must contain, e.g. {@code uri="/order/api/v1/orders"}; "" for all
      * @return the sum over the matching series, 0 if none

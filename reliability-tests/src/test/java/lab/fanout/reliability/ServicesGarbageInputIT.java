@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Garbage at every service (the four packaged jars): unknown paths, bad methods, malformed and huge query values,
  * bad percent-encoding, bad and huge headers, a broken request line. Every answer is a 4xx (two protocol cases
  * aside) with an application/problem+json body, never a 500, an HTML page or a stack trace; that includes what
- * Tomcat rejects before Spring MVC sees it (lab.fanout.common.ProblemErrorReportValve). And the public port offers
- * nothing but health, info and prometheus, none of which writes state.
+ * Tomcat rejects before Spring MVC sees it (lab.fanout.common.ProblemErrorReportValve). The public port has no
+ * actuator at all; the management port offers nothing but health, info and prometheus, none of which writes state.
  */
 class ServicesGarbageInputIT {
 
@@ -85,7 +85,12 @@ class ServicesGarbageInputIT {
             // RFC 9112 names these two answers: 501 for a transfer coding the server does not know, 505 for a version
             new Garbage("unknown transfer coding", "GET {path}?{query}" + HEAD + "Transfer-Encoding: zip\r\n\r\n", Set.of(501)),
             new Garbage("HTTP/9.9", "GET {path}?{query} HTTP/9.9\r\nHost: localhost\r\nConnection: close\r\n\r\n", Set.of(505)),
-            // the public port exposes health, info and prometheus only: nothing that writes state or dumps memory
+            // the actuator is on the management port only: its scrape costs CPU, its info shows the knobs
+            new Garbage("actuator info", "GET /actuator/info" + HEAD + "\r\n", Set.of(404)),
+            new Garbage("actuator prometheus", "GET /actuator/prometheus" + HEAD + "\r\n", Set.of(404)));
+
+    /** Sent to the management port: it exposes health, info and prometheus only, nothing that writes or dumps. */
+    static final List<Garbage> MANAGEMENT_GARBAGE = List.of(
             new Garbage("actuator env", "GET /actuator/env" + HEAD + "\r\n", Set.of(404)),
             new Garbage("actuator heapdump", "GET /actuator/heapdump" + HEAD + "\r\n", Set.of(404)),
             new Garbage("actuator loggers write", "POST /actuator/loggers/ROOT" + HEAD
@@ -105,11 +110,23 @@ class ServicesGarbageInputIT {
         return all.stream();
     }
 
+    static Stream<Arguments> managementGarbageAtEveryService() {
+        return LocalSystem.SERVICES.stream().flatMap(s -> MANAGEMENT_GARBAGE.stream().map(g -> Arguments.of(s, g)));
+    }
+
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource
     void garbageAtEveryService(String service, Garbage garbage) {
-        int port = RunningServices.get().ports().get(service);
+        assertProblem(RunningServices.get().ports().get(service), service, garbage);
+    }
 
+    @ParameterizedTest(name = "{0} management port: {1}")
+    @MethodSource
+    void managementGarbageAtEveryService(String service, Garbage garbage) {
+        assertProblem(RunningServices.get().managementPorts().get(service), service, garbage);
+    }
+
+    private static void assertProblem(int port, String service, Garbage garbage) {
         RawHttp.Response response = RawHttp.exchange(port, garbage.forService(service));
 
         assertThat(response.status()).as("status").isIn(garbage.statuses());
@@ -124,7 +141,7 @@ class ServicesGarbageInputIT {
     @ParameterizedTest
     @MethodSource("services")
     void actuatorOffersHealthInfoAndPrometheusOnly(String service) {
-        RawHttp.Response response = RawHttp.exchange(RunningServices.get().ports().get(service),
+        RawHttp.Response response = RawHttp.exchange(RunningServices.get().managementPorts().get(service),
                 "GET /actuator" + HEAD + "\r\n");
 
         assertThat(response.status()).isEqualTo(200);

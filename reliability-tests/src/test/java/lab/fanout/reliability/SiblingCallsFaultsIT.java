@@ -73,7 +73,8 @@ class SiblingCallsFaultsIT {
                 "uri=\"" + RunningServices.path(s) + "\"")).sum();
     }
 
+    /** @return where the service's metrics are: its management port */
     private static URI url(LocalSystem system, String service) {
-        return system.baseUrl(service);
+        return system.managementUrl(service);
     }
 }

@@ -70,7 +70,7 @@ class DashboardsEndToEndIT {
         // -XX:TieredStopAtLevel=1 starts four JVMs faster on 2 cores; these JVMs are observed, not measured
         system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
                 WORK.resolve("logs"), Map.of(), Map.of(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
-        prometheus = LocalPrometheus.start(prometheusBinary, system.ports(), WORK.resolve("prometheus"));
+        prometheus = LocalPrometheus.start(prometheusBinary, system.managementPorts(), WORK.resolve("prometheus"));
         awaitPrometheus("count(up == 1)", LocalSystem.SERVICES.size(), "all four targets up");
         strategies = strategies();
         int backofficeRequests = drive(strategies);
@@ -116,7 +116,7 @@ class DashboardsEndToEndIT {
         assertThat(labelValues("process_uptime_seconds", "application"))
                 .containsExactlyInAnyOrderElementsOf(LocalSystem.SERVICES);
         assertThat(labelValues("process_uptime_seconds", "instance"))
-                .containsExactlyInAnyOrderElementsOf(system.ports().values().stream().map(p -> "localhost:" + p).toList());
+                .containsExactlyInAnyOrderElementsOf(system.managementPorts().values().stream().map(p -> "localhost:" + p).toList());
     }
 
     private List<String> labelValues(String selector, String label) throws Exception {
@@ -128,7 +128,7 @@ class DashboardsEndToEndIT {
     void everyMetricTheDashboardsUseIsScraped() throws Exception {
         Set<String> scraped = new TreeSet<>();
         for (String service : LocalSystem.SERVICES) {
-            String body = get(system.baseUrl(service).resolve("/actuator/prometheus")).body();
+            String body = get(system.managementUrl(service).resolve("/actuator/prometheus")).body();
             body.lines().filter(line -> !line.isBlank() && !line.startsWith("#"))
                     .map(line -> line.split("[{ ]", 2)[0]).forEach(scraped::add);
         }

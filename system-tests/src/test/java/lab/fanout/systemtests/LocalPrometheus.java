@@ -33,7 +33,7 @@ final class LocalPrometheus implements AutoCloseable {
 
     /**
      * @param binary  the prometheus program
-     * @param targets job name (the service) to its port on localhost
+     * @param targets job name (the service) to its management port on localhost (the actuator)
      * @param dir     config, data and log go here
      * @throws IllegalStateException if it is not ready within 60 s (message: the end of its log)
      */

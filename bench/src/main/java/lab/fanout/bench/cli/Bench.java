@@ -74,6 +74,10 @@ public final class Bench implements Callable<Integer> {
             description = "benchmark an existing main-service instead (only strategy, concurrency, latency, rate vary)")
     URI baseUrl;
 
+    @Option(names = "--management-url", paramLabel = "URL",
+            description = "with --base-url: that main-service's management port (its actuator), e.g. http://localhost:9222")
+    URI managementUrl;
+
     @Option(names = "--driver", defaultValue = "hey", description = "load driver: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Driver driver;
 
@@ -96,6 +100,11 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Workspace ws = Workspace.current();
+        if ((baseUrl == null) != (managementUrl == null)) {
+            // the load goes to the public port; knobs, readiness and scrapes come from the management port
+            throw bad("--base-url and --management-url go together: main-service's public port and its management"
+                    + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
+        }
         if (FAULTS.equals(preset)) {
             return faults(ws);
         }
@@ -121,14 +130,14 @@ public final class Bench implements Callable<Integer> {
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
-        Target target = baseUrl != null ? new RemoteTarget(baseUrl)
+        Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
                 : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
         if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
             System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
-                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222");
+                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222 --management-url http://localhost:9222");
         }
 
         CountDownLatch written = new CountDownLatch(1);
@@ -237,7 +246,7 @@ public final class Bench implements Callable<Integer> {
                 throw bad("--base-url sweeps only strategy, concurrency, latency and rate, but " + sweeps
                         + " vary service knobs: redeploy per value, or drop --base-url");
             }
-            String profile = new RemoteTarget(baseUrl).info().profile();
+            String profile = new RemoteTarget(baseUrl, managementUrl).info().profile();
             blocks = blocks.stream().map(b -> b.forDeployment(profile)).toList();
         }
         if (rate != null) {

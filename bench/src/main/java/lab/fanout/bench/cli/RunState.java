@@ -15,8 +15,8 @@ import java.util.Properties;
 import lab.fanout.bench.system.LocalSystem;
 
 /**
- * What {@code ./lab up} left running, in {@code .lab/run/system.properties}: pid and port per service (and of
- * prometheus), and the knobs it was started with. A pid only counts while its process still runs the same program,
+ * What {@code ./lab up} left running, in {@code .lab/run/system.properties}: pid, port and management port per
+ * service (pid and port of prometheus), and the knobs it was started with. A pid only counts while its process still runs the same program,
  * so a stale file (after a reboot, a kill) never makes {@code down} signal an unrelated process.
  */
 final class RunState {
@@ -47,6 +47,11 @@ final class RunState {
         props.setProperty("port." + name, Integer.toString(port));
     }
 
+    /** @param port the service's management port (its actuator) */
+    void putManagementPort(String name, int port) {
+        props.setProperty("management-port." + name, Integer.toString(port));
+    }
+
     void knobs(String knobs) {
         props.setProperty("knobs", knobs);
     }
@@ -58,10 +63,15 @@ final class RunState {
     void remove(String name) {
         props.remove("pid." + name);
         props.remove("port." + name);
+        props.remove("management-port." + name);
     }
 
     Optional<Integer> port(String name) {
         return Optional.ofNullable(props.getProperty("port." + name)).map(Integer::valueOf);
+    }
+
+    Optional<Integer> managementPort(String name) {
+        return Optional.ofNullable(props.getProperty("management-port." + name)).map(Integer::valueOf);
     }
 
     Optional<Long> pid(String name) {

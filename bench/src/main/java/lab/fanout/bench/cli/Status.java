@@ -10,7 +10,7 @@ import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.ServiceInfo;
 import picocli.CommandLine.Command;
 
-/** {@code ./lab status}: per service its pid, port, readiness and knobs (from {@code /actuator/info}). */
+/** {@code ./lab status}: per service its pid, port, readiness and knobs (from {@code /actuator/info} on its management port). */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Shows each service of ./lab up: pid, port, ready?, knobs. Exit 1 when not all are ready.")
 final class Status implements Callable<Integer> {
@@ -31,10 +31,12 @@ final class Status implements Callable<Integer> {
             }
             int port = state.port(name).orElse(LocalSystem.FIXED_PORTS.getOrDefault(name, 0));
             URI base = URI.create((name.equals(RunState.PROMETHEUS) ? "http://127.0.0.1:" : "http://localhost:") + port);
+            URI management = URI.create("http://localhost:" + state.managementPort(name)
+                    .orElse(LocalSystem.FIXED_MANAGEMENT_PORTS.getOrDefault(name, 0)));
             boolean ready = process.isPresent() && (name.equals(RunState.PROMETHEUS)
-                    ? Http.get(base.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent() : Http.ready(base));
+                    ? Http.get(base.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent() : Http.ready(management));
             allReady &= ready;
-            String knobs = name.equals(RunState.PROMETHEUS) || !ready ? "" : ServiceInfo.fetch(base).summary();
+            String knobs = name.equals(RunState.PROMETHEUS) || !ready ? "" : ServiceInfo.fetch(management).summary();
             System.out.printf("  %-17s pid %-8s %-24s %-10s %s%n", name,
                     process.map(h -> Long.toString(h.pid())).orElse("-"), base,
                     process.isEmpty() ? "NOT RUNNING" : ready ? "ready" : "NOT READY", knobs);

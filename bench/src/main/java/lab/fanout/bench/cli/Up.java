@@ -16,7 +16,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ./lab up}: the four services in the background on the seed's ports, until {@code ./lab down}. */
 @Command(name = "up", mixinStandardHelpOptions = true,
-        description = "Starts the four services in the background (ports 2222, 8081-8083; logs in .lab/logs) and waits until they are ready.")
+        description = "Starts the four services in the background (ports 2222, 8081-8083; actuators on 9222, 9081-9083;"
+                + " logs in .lab/logs) and waits until they are ready.")
 final class Up implements Callable<Integer> {
 
     static final String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";
@@ -48,7 +49,10 @@ final class Up implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage() + " (see ./lab up --help)");
         }
         LocalSystem system = LocalSystem.startDetached(launch);
-        system.pids().forEach((service, pid) -> state.put(service, pid, system.ports().get(service)));
+        system.pids().forEach((service, pid) -> {
+            state.put(service, pid, system.ports().get(service));
+            state.putManagementPort(service, system.managementPorts().get(service));
+        });
         state.knobs(knobs.asArgs());
         state.save();
         if (withPrometheus) {
@@ -62,8 +66,8 @@ final class Up implements Callable<Integer> {
 
     private static void printUsage(LocalSystem system, boolean prometheus) {
         System.out.println();
-        LocalSystem.SERVICES.forEach(s -> System.out.printf("  %-17s %s  (pid %d, log .lab/logs/%s.log)%n",
-                s, system.baseUrl(s), system.pids().get(s), s));
+        LocalSystem.SERVICES.forEach(s -> System.out.printf("  %-17s %s  actuator %s  (pid %d, log .lab/logs/%s.log)%n",
+                s, system.baseUrl(s), system.managementUrl(s), system.pids().get(s), s));
         if (prometheus) {
             System.out.printf("  %-17s %s%n", "prometheus", Prometheus.URL);
         }

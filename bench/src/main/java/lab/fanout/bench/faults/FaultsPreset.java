@@ -125,24 +125,24 @@ public final class FaultsPreset {
     }
 
     private Observation observe(LocalSystem system, Strategy strategy, Scenario scenario) {
-        awaitIdle(system.mainBaseUrl(), Duration.ofSeconds(15));
-        Exposition mainBefore = scrape(system.mainBaseUrl());
-        List<Exposition> downstreamsBefore = DOWNSTREAMS.stream().map(d -> scrape(system.baseUrl(d))).toList();
+        awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
+        Exposition mainBefore = scrape(system.mainManagementUrl());
+        List<Exposition> downstreamsBefore = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         long start = System.nanoTime();
         int status = send(system, strategy, scenario.query());
         long answered = System.nanoTime();
-        Exposition mainAfter = scrape(system.mainBaseUrl());
+        Exposition mainAfter = scrape(system.mainManagementUrl());
         double inFlightAfter = value(mainAfter, "fanout_calls_in_flight");
         // from the answer until no call runs; 0 when none ran at the first look (a scrape takes ~20 ms itself)
         double busyAfterMs = 0;
         if (inFlightAfter > 0) {
-            awaitIdle(system.mainBaseUrl(), Duration.ofSeconds(15));
+            awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
             busyAfterMs = (System.nanoTime() - answered) / 1e6;
         }
         sleepUntil(start + scenario.settleTime().toNanos());
-        Exposition mainEnd = scrape(system.mainBaseUrl());
-        List<Exposition> downstreamsEnd = DOWNSTREAMS.stream().map(d -> scrape(system.baseUrl(d))).toList();
+        Exposition mainEnd = scrape(system.mainManagementUrl());
+        List<Exposition> downstreamsEnd = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         double made = 0;
         double abandoned = 0;
@@ -185,6 +185,7 @@ public final class FaultsPreset {
         }
     }
 
+    /** @param service a service's management URL (its actuator) */
     private static Exposition scrape(URI service) {
         return Http.get(service.resolve("/actuator/prometheus"), Duration.ofSeconds(5)).map(Exposition::parse)
                 .orElseThrow(() -> new IllegalStateException(service + "/actuator/prometheus did not answer"));

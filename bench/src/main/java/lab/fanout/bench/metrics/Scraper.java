@@ -10,7 +10,7 @@ import java.util.function.Function;
 import lab.fanout.bench.system.Http;
 
 /**
- * Scrapes main-service's {@code /actuator/prometheus} every second while a run goes on, keeping the peaks; one scrape
+ * Scrapes main-service's {@code /actuator/prometheus} (on its management port) every second while a run goes on, keeping the peaks; one scrape
  * just before and one just after give the CPU used in between.
  */
 public final class Scraper {
@@ -23,9 +23,13 @@ public final class Scraper {
     private final URI endpoint;
     private final int cores;
 
-    /** @param cores main-service's available processors (for {@code process_cpu_usage}, a 0..1 share of all cores) */
-    public Scraper(URI mainBaseUrl, int cores) {
-        this.endpoint = mainBaseUrl.resolve("/actuator/prometheus");
+    /**
+     * @param mainManagementUrl main-service's actuator base URL, e.g. {@code http://localhost:9222}
+     * @param cores             main-service's available processors (for {@code process_cpu_usage}, a 0..1 share of
+     *                          all cores)
+     */
+    public Scraper(URI mainManagementUrl, int cores) {
+        this.endpoint = mainManagementUrl.resolve("/actuator/prometheus");
         this.cores = cores;
     }
 

@@ -106,7 +106,7 @@ public final class BenchRunner {
         String id = cell.id(index);
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
-        Scraper scraper = new Scraper(target.mainBaseUrl(), d.cores());
+        Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores());
         DriverRun last = null;
         DriverRun before = null;
         long warmupStart = System.nanoTime();

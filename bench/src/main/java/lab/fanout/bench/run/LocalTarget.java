@@ -39,8 +39,8 @@ public final class LocalTarget implements Target {
         } else {
             system.apply(spec);
         }
-        Integer latency = ServiceInfo.fetch(system.baseUrl("orders-service")).latencyMs();
-        return Deployment.of(ServiceInfo.fetch(system.mainBaseUrl()), latency == null ? cell.latencyMs() : latency);
+        Integer latency = ServiceInfo.fetch(system.managementUrl("orders-service")).latencyMs();
+        return Deployment.of(ServiceInfo.fetch(system.mainManagementUrl()), latency == null ? cell.latencyMs() : latency);
     }
 
     @Override
@@ -51,6 +51,11 @@ public final class LocalTarget implements Target {
     @Override
     public URI mainBaseUrl() {
         return system.mainBaseUrl();
+    }
+
+    @Override
+    public URI mainManagementUrl() {
+        return system.mainManagementUrl();
     }
 
     @Override

@@ -8,23 +8,30 @@ import lab.fanout.bench.system.ServiceInfo;
 
 /**
  * An existing deployment (e.g. a cluster behind {@code kubectl port-forward}): its service knobs are what they are
- * (read from {@code /actuator/info}); only request-level variants are swept, the latency as the {@code latencyMs}
+ * (read from {@code /actuator/info} on its management port); only request-level variants are swept, the latency as the {@code latencyMs}
  * query parameter that main-service forwards to every downstream call.
  */
 public final class RemoteTarget implements Target {
 
     private final URI base;
+    private final URI management;
 
-    /** @throws IllegalStateException when main-service is not ready there */
-    public RemoteTarget(URI base) {
+    /**
+     * @param base       main-service's public base URL, e.g. {@code http://localhost:2222}
+     * @param management its management base URL (the actuator), e.g. {@code http://localhost:9222}
+     * @throws IllegalStateException when main-service is not ready there
+     */
+    public RemoteTarget(URI base, URI management) {
         this.base = URI.create(base.toString().replaceFirst("/+$", ""));
-        if (!Http.ready(this.base)) {
-            throw new IllegalStateException("no ready main-service at " + base + " (GET /actuator/health/readiness)");
+        this.management = URI.create(management.toString().replaceFirst("/+$", ""));
+        if (!Http.ready(this.management)) {
+            throw new IllegalStateException("no ready main-service at " + management
+                    + " (GET /actuator/health/readiness; is it main-service's management port?)");
         }
     }
 
     public ServiceInfo info() {
-        return ServiceInfo.fetch(base);
+        return ServiceInfo.fetch(management);
     }
 
     @Override
@@ -40,6 +47,11 @@ public final class RemoteTarget implements Target {
     @Override
     public URI mainBaseUrl() {
         return base;
+    }
+
+    @Override
+    public URI mainManagementUrl() {
+        return management;
     }
 
     @Override

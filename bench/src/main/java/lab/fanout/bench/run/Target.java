@@ -15,8 +15,11 @@ public interface Target extends AutoCloseable {
     /** @return the URL the driver loads for {@code cell} */
     URI url(Cell cell);
 
-    /** @return main-service's base URL (actuator) */
+    /** @return main-service's public base URL (the API the load goes to) */
     URI mainBaseUrl();
+
+    /** @return main-service's management base URL (its actuator: knobs, readiness, scrapes) */
+    URI mainManagementUrl();
 
     /** @return e.g. {@code local (started by the harness)} or {@code http://localhost:2222 (existing deployment)} */
     String describe();

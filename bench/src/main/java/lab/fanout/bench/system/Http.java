@@ -30,7 +30,8 @@ public final class Http {
         }
     }
 
-    public static boolean ready(URI baseUrl) {
-        return get(baseUrl.resolve("/actuator/health/readiness"), Duration.ofSeconds(2)).isPresent();
+    /** @param managementUrl a service's actuator base URL (its management port) */
+    public static boolean ready(URI managementUrl) {
+        return get(managementUrl.resolve("/actuator/health/readiness"), Duration.ofSeconds(2)).isPresent();
     }
 }

@@ -15,7 +15,9 @@ import java.util.Objects;
 /**
  * The four services as local JVMs: accounts-, orders-, products- and main-service, each started from its jar
  * ({@code <module>/target/<module>.jar}) with {@code java --enable-preview} of the JDK running this code, its own log
- * file, and ports and knobs passed as {@code --spring} properties. {@link #close()} stops them gracefully.
+ * file, and ports and knobs passed as {@code --spring} properties. Each service has two ports: the public one
+ * ({@link #baseUrl}: the API) and the management one ({@link #managementUrl}: the actuator, which readiness waits,
+ * knobs and scrapes read). {@link #close()} stops them gracefully.
  * <p>
  * Attached ({@link #start}) processes share this JVM's process group, so a Ctrl-C in the terminal reaches them too;
  * detached ones ({@link #startDetached}, for {@code ./lab up}) get their own session and outlive the CLI.
@@ -25,9 +27,14 @@ public final class LocalSystem implements AutoCloseable {
     public static final String MAIN = "main-service";
     /** Start order and stop order reversed: main-service goes first on stop, so its in-flight calls can finish. */
     public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
+    /** Suffix that names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
+    private static final String MANAGEMENT = " management";
     /** The seed demo's ports, which its {@code ab} lines use. */
     public static final Map<String, Integer> FIXED_PORTS = Map.of(
             "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
+    /** The services' own {@code management.server.port} (their application.yml): the actuator, off the public port. */
+    public static final Map<String, Integer> FIXED_MANAGEMENT_PORTS = Map.of(
+            "accounts-service", 9081, "orders-service", 9082, "products-service", 9083, MAIN, 9222);
 
     /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
@@ -93,9 +100,10 @@ public final class LocalSystem implements AutoCloseable {
                     && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot);
         }
 
-        List<String> springArgs(String service, Map<String, Integer> ports) {
+        List<String> springArgs(String service, Map<String, Integer> ports, Map<String, Integer> managementPorts) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("server.port", ports.get(service));
+            p.put("management.server.port", managementPorts.get(service));
             if (service.equals(MAIN)) {
                 p.put("spring.profiles.active", profile);
                 p.put("server.tomcat.threads.max", tomcatThreads);
@@ -127,6 +135,7 @@ public final class LocalSystem implements AutoCloseable {
 
     private final boolean detached;
     private final Map<String, Integer> ports;
+    private final Map<String, Integer> managementPorts;
     // not guarded by one monitor: close() from a Ctrl-C hook must not wait for a start that is still waiting
     private final Map<String, Process> processes = Collections.synchronizedMap(new LinkedHashMap<>());
     private final PrintStream progress;
@@ -134,15 +143,18 @@ public final class LocalSystem implements AutoCloseable {
     private volatile boolean closed;
     private final Thread hook = new Thread(this::close, "lab-local-system-stop");
 
-    private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> ports, PrintStream progress) {
+    private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> ports,
+                        Map<String, Integer> managementPorts, PrintStream progress) {
         this.spec = spec;
         this.detached = detached;
         this.ports = Map.copyOf(ports);
+        this.managementPorts = Map.copyOf(managementPorts);
         this.progress = progress;
     }
 
     /**
-     * Starts the four services and waits until each answers {@code /actuator/health/readiness} with 200.
+     * Starts the four services and waits until each answers {@code /actuator/health/readiness} on its management
+     * port with 200.
      *
      * @throws IllegalStateException a jar is missing (message: how to build), a port is busy (message: which port
      *                               and, if findable, which process), or a service did not get ready within 120 s
@@ -159,8 +171,13 @@ public final class LocalSystem implements AutoCloseable {
 
     static LocalSystem start(LaunchSpec spec, boolean detached, PrintStream progress) {
         SERVICES.forEach(s -> jar(spec.repoRoot(), s));
-        Map<String, Integer> ports = spec.freePorts() ? Ports.free(SERVICES) : Ports.requireFree(FIXED_PORTS);
-        LocalSystem system = new LocalSystem(spec, detached, ports, progress);
+        // picked or checked together, named "<service>" and "<service> management"
+        Map<String, Integer> all = spec.freePorts() ? Ports.free(portNames()) : Ports.requireFree(fixedPorts());
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        Map<String, Integer> managementPorts = new LinkedHashMap<>();
+        SERVICES.forEach(s -> ports.put(s, all.get(s)));
+        SERVICES.forEach(s -> managementPorts.put(s, all.get(s + MANAGEMENT)));
+        LocalSystem system = new LocalSystem(spec, detached, ports, managementPorts, progress);
         // until close(), or for detached ones until they are ready, the services never outlive this JVM (Ctrl-C)
         Runtime.getRuntime().addShutdownHook(system.hook);
         try {
@@ -173,6 +190,19 @@ public final class LocalSystem implements AutoCloseable {
             system.removeHook();
         }
         return system;
+    }
+
+    private static List<String> portNames() {
+        List<String> names = new ArrayList<>(SERVICES);
+        SERVICES.forEach(s -> names.add(s + MANAGEMENT));
+        return names;
+    }
+
+    private static Map<String, Integer> fixedPorts() {
+        Map<String, Integer> fixed = new LinkedHashMap<>();
+        SERVICES.forEach(s -> fixed.put(s, FIXED_PORTS.get(s)));
+        SERVICES.forEach(s -> fixed.put(s + MANAGEMENT, FIXED_MANAGEMENT_PORTS.get(s)));
+        return fixed;
     }
 
     /**
@@ -197,8 +227,22 @@ public final class LocalSystem implements AutoCloseable {
         return baseUrl(MAIN);
     }
 
-    /** @param service one of {@link #SERVICES}, e.g. {@code orders-service} */
+    /** @return main-service's actuator, e.g. {@code http://localhost:9222} */
+    public URI mainManagementUrl() {
+        return managementUrl(MAIN);
+    }
+
+    /** @param service one of {@link #SERVICES}, e.g. {@code orders-service}; @return its public API's base URL */
     public URI baseUrl(String service) {
+        return url(ports, service);
+    }
+
+    /** @param service one of {@link #SERVICES}; @return its actuator's base URL (management port) */
+    public URI managementUrl(String service) {
+        return url(managementPorts, service);
+    }
+
+    private static URI url(Map<String, Integer> ports, String service) {
         Integer port = ports.get(service);
         if (port == null) {
             throw new IllegalArgumentException("'" + service + "' is not one of " + SERVICES);
@@ -206,8 +250,14 @@ public final class LocalSystem implements AutoCloseable {
         return URI.create("http://localhost:" + port);
     }
 
+    /** @return the public port of each service */
     public Map<String, Integer> ports() {
         return ports;
+    }
+
+    /** @return the management port (actuator) of each service */
+    public Map<String, Integer> managementPorts() {
+        return managementPorts;
     }
 
     public Map<String, Long> pids() {
@@ -256,7 +306,7 @@ public final class LocalSystem implements AutoCloseable {
         command.add("--enable-preview");
         command.addAll(spec.extraJvmArgs());
         command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
-        command.addAll(spec.springArgs(service, ports));
+        command.addAll(spec.springArgs(service, ports, managementPorts));
         return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
     }
 
@@ -273,7 +323,7 @@ public final class LocalSystem implements AutoCloseable {
                 if (!process.isAlive()) {
                     throw failure(service, "exited with code " + process.exitValue() + " while starting");
                 }
-                if (Http.ready(baseUrl(service))) {
+                if (Http.ready(managementUrl(service))) {
                     waiting.remove(service);
                 }
             }
@@ -293,7 +343,8 @@ public final class LocalSystem implements AutoCloseable {
     private IllegalStateException failure(String service, String what) {
         progress.println();
         Path log = logFile(service);
-        return new IllegalStateException(service + " (port " + ports.get(service) + ") " + what + "; last lines of "
+        return new IllegalStateException(service + " (port " + ports.get(service) + ", management port "
+                + managementPorts.get(service) + ") " + what + "; last lines of "
                 + log + ":\n" + Logs.tail(log, 25));
     }
 

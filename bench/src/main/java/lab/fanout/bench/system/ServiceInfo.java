@@ -18,8 +18,9 @@ public record ServiceInfo(JsonNode json) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    public static ServiceInfo fetch(URI baseUrl) {
-        return parse(Http.get(baseUrl.resolve("/actuator/info"), Duration.ofSeconds(5)).orElse("{}"));
+    /** @param managementUrl the service's actuator base URL (its management port), e.g. {@code http://localhost:9222} */
+    public static ServiceInfo fetch(URI managementUrl) {
+        return parse(Http.get(managementUrl.resolve("/actuator/info"), Duration.ofSeconds(5)).orElse("{}"));
     }
 
     public static ServiceInfo parse(String body) {

@@ -16,23 +16,26 @@ class LaunchSpecTest {
 
     private static final Map<String, Integer> PORTS = Map.of(
             "main-service", 1, "orders-service", 2, "products-service", 3, "accounts-service", 4);
+    private static final Map<String, Integer> MANAGEMENT_PORTS = Map.of(
+            "main-service", 11, "orders-service", 12, "products-service", 13, "accounts-service", 14);
 
     @Test
     void mainServiceGetsKnobsAndDownstreamUrls() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of(".")).withKnobs("platform", 10, 25, 50);
-        assertThat(spec.springArgs("main-service", PORTS)).containsExactly(
-                "--server.port=1", "--spring.profiles.active=platform", "--server.tomcat.threads.max=10",
+        assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).containsExactly(
+                "--server.port=1", "--management.server.port=11", "--spring.profiles.active=platform", "--server.tomcat.threads.max=10",
                 "--fanout.pool.max-total=25", "--fanout.pool.max-per-route=25",
                 "--fanout.downstreams.orders=http://localhost:2", "--fanout.downstreams.products=http://localhost:3",
                 "--fanout.downstreams.accounts=http://localhost:4");
-        assertThat(spec.springArgs("orders-service", PORTS)).containsExactly("--server.port=2", "--downstream.latency=50ms");
+        assertThat(spec.springArgs("orders-service", PORTS, MANAGEMENT_PORTS)).containsExactly("--server.port=2", "--management.server.port=12",
+                "--downstream.latency=50ms");
     }
 
     @Test
     void unsetKnobsKeepTheServicesDefaults() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        assertThat(spec.springArgs("main-service", PORTS)).noneMatch(a -> a.contains("tomcat") || a.contains("pool"));
-        assertThat(spec.springArgs("products-service", PORTS)).containsExactly("--server.port=3");
+        assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).noneMatch(a -> a.contains("tomcat") || a.contains("pool"));
+        assertThat(spec.springArgs("products-service", PORTS, MANAGEMENT_PORTS)).containsExactly("--server.port=3", "--management.server.port=13");
     }
 
     @Test

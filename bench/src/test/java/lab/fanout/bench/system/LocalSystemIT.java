@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
@@ -25,6 +26,11 @@ class LocalSystemIT {
         try (LocalSystem system = LocalSystem.start(spec)) {
             pids = system.pids().values();
             assertThat(system.ports()).doesNotContainValue(2222);
+            assertThat(system.managementPorts().values()).doesNotContain(9222)
+                    .doesNotContainAnyElementsOf(system.ports().values());
+            // the harness reads the knobs from the management port, and the public port has no actuator
+            assertThat(ServiceInfo.fetch(system.mainManagementUrl()).profile()).isEqualTo("platform");
+            assertThat(Http.get(system.mainBaseUrl().resolve("/actuator/info"), Duration.ofSeconds(5))).isEmpty();
             URI uri = system.mainBaseUrl().resolve("/backoffice/api/v1/backoffice/orders?concurrency=scopeFork");
             HttpResponse<String> response = HttpClient.newHttpClient()
                     .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.io.ClassPathResource;
 
@@ -47,6 +49,9 @@ public abstract class DownstreamServiceContract {
 
     @LocalServerPort
     private int port;
+
+    @LocalManagementPort
+    private int managementPort;
 
     /** @param path the seed demo's path of the service, e.g. {@code /order/api/v1/orders} */
     protected DownstreamServiceContract(String path) {
@@ -146,6 +151,25 @@ public abstract class DownstreamServiceContract {
         assertThat(response.json().get("detail").asString()).isEqualTo(detail);
     }
 
+    /**
+     * The actuator answers on the management port only (management.server.port): a scrape costs CPU and
+     * {@code /info} shows the knobs, so neither is for the public port. The probes' groups stay on the public port.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/actuator/prometheus", "/actuator/info", "/actuator/health"})
+    void servesTheActuatorOnTheManagementPortOnly(String endpoint) {
+        assertThat(get(port, endpoint).status()).as("%s on the public port %d", endpoint, port).isEqualTo(404);
+        assertThat(get(managementPort, endpoint).status()).as("%s on the management port %d", endpoint, managementPort)
+                .isEqualTo(200);
+    }
+
+    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (README, "Ports"). */
+    @ParameterizedTest
+    @ValueSource(strings = {"/livez", "/readyz"})
+    void answersTheProbesOnThePublicPort(String probe) {
+        assertThat(get(probe).status()).isEqualTo(200);
+    }
+
     /** @return this service's {@code classpath:catalogue.json}, as the service reads it */
     private static JsonNode catalogue() {
         try (InputStream in = new ClassPathResource("catalogue.json").getInputStream()) {
@@ -156,6 +180,10 @@ public abstract class DownstreamServiceContract {
     }
 
     private Response get(String pathAndQuery) {
+        return get(port, pathAndQuery);
+    }
+
+    private static Response get(int port, String pathAndQuery) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery)).build();
         long start = System.nanoTime();
         try {

@@ -14,12 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
@@ -227,5 +230,25 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         Map<String, JsonNode> byId = new HashMap<>();
         items.forEach(item -> byId.put(item.get("id").asString(), item));
         return byId;
+    }
+
+    /**
+     * The actuator answers on the management port only (management.server.port): a scrape costs main-service
+     * about 20 ms of CPU and {@code /info} shows its knobs, so neither is for callers of the public port.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/actuator/prometheus", "/actuator/info", "/actuator/health"})
+    void servesTheActuatorOnTheManagementPortOnly(String endpoint, @LocalManagementPort int managementPort) {
+        assertThat(request(endpoint)).as("%s on the public port", endpoint).hasStatus(HttpStatus.NOT_FOUND)
+                .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build()
+                .get().uri(endpoint).exchange().expectStatus().isOk();
+    }
+
+    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (README, "Ports"). */
+    @ParameterizedTest
+    @ValueSource(strings = {"/livez", "/readyz"})
+    void answersTheProbesOnThePublicPort(String probe) {
+        assertThat(request(probe)).hasStatusOk();
     }
 }
