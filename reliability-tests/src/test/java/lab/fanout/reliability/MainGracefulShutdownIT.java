@@ -40,7 +40,9 @@ class MainGracefulShutdownIT {
 
         CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(HttpRequest.newBuilder(system.mainBaseUrl()
                 .resolve(ENDPOINT + "&latencyMs=3000")).build(), HttpResponse.BodyHandlers.ofString());
-        Thread.sleep(1000);   // the request has reached main-service and its downstream calls are running
+        // the request has reached main-service and its three downstream calls are running
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Metrics.sum(system.mainManagementUrl(), "fanout_calls_in_flight", "") >= 3);
         assertThat(inFlight).isNotDone();
 
         main.destroy();   // SIGTERM
