@@ -90,7 +90,7 @@ public final class Charts {
                               ToDoubleFunction<CellResult> solid, ToDoubleFunction<CellResult> dashed) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("concurrency (clients, log scale)").yAxisTitle(unit).build();
-        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisDecimalPattern(logY ? "#,##0.#" : null)
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern(logY ? "#,##0.#" : null)
                 .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
         seriesKeys(cells).forEach((key, rows) -> {
             double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
@@ -111,7 +111,7 @@ public final class Charts {
                                       Map<String, ToDoubleFunction<CellResult>> figures) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(unit).build();
         chart.getStyler().setXAxisLabelRotation(20);
-        chart.getStyler().setYAxisLogarithmic(logY).setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         if (logY) {
             // XChart anchors bars at 0, which a log axis has not: start the axis at the decade below the smallest bar
             double smallest = figures.values().stream().flatMapToDouble(f -> cells.stream().mapToDouble(f))
