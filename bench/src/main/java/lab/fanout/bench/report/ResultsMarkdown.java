@@ -132,8 +132,8 @@ public final class ResultsMarkdown {
               latency = 1 × latency (parallel) or 3 × latency (sequential). The CPU bound: cores ÷ D (utilisation law
               and bottleneck bound, Denning and Buzen 1978), cores = main-service's availableProcessors, D = CPU ms per
               request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
-              itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is the share
-              of the cores the system used, and near 100 % means the CPU was the limit.
+              itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
+              share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
             - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost.
             - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
@@ -145,8 +145,8 @@ public final class ResultsMarkdown {
             - **CPU ms/req**: each process's CPU (utime + stime, /proc/<pid>/stat, from just before the driver starts to
               just after it ends) ÷ the answered requests, any status; for a downstream that is per call (each answer
               made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.
-              **Machine CPU**: the whole
-              machine's busy share (driver and all services included); near 100 % the CPU, not the strategy, is the
-              limit. **(others)**: the part used by processes that are not the harness's, i.e. someone else's work.
+            - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
+              not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
+              i.e. someone else's work.
             """;
 }
