@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
@@ -58,16 +57,16 @@ public final class AbDriver extends LoadDriver {
     }
 
     @Override
-    protected DriverRun parse(Load load, Path base, Duration cpu) {
+    protected DriverRun parse(Load load, Path base) {
         try {
-            return parse(Files.readString(stdout(base)), with(base, ".ab.tsv"), load.requests() == null ? -1 : load.requests(), cpu);
+            return parse(Files.readString(stdout(base)), with(base, ".ab.tsv"), load.requests() == null ? -1 : load.requests());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /** @param summary ab's stdout; {@code gnuplot} its {@code -g} file */
-    static DriverRun parse(String summary, Path gnuplot, long requested, Duration cpu) throws IOException {
+    static DriverRun parse(String summary, Path gnuplot, long requested) throws IOException {
         long complete = number(summary, "Complete requests:");
         double seconds = Double.parseDouble(field(summary, "Time taken for tests:").split("\\s+")[0]);
         long non2xx = summary.contains("Non-2xx responses:") ? number(summary, "Non-2xx responses:") : 0;
@@ -92,7 +91,7 @@ public final class AbDriver extends LoadDriver {
                     .forEach(f -> latencies.recordValue(Math.max(1, Long.parseLong(f[4].trim()) * 1000)));   // ttime, ms
         }
         long answered = complete - failedCount;
-        return new DriverRun(requested, answered, Math.max(0, answered - non2xx), errors, seconds, latencies, cpu);
+        return new DriverRun(requested, answered, Math.max(0, answered - non2xx), errors, seconds, latencies);
     }
 
     private static long number(String summary, String label) {

@@ -1,6 +1,5 @@
 package lab.fanout.bench.driver;
 
-import java.time.Duration;
 import java.util.SortedMap;
 
 import org.HdrHistogram.Histogram;
@@ -14,11 +13,11 @@ import org.HdrHistogram.Histogram;
  * @param ok             answers with a 2xx status
  * @param errors         error kind to count, e.g. {@code HTTP 504} or {@code transport}
  * @param windowSeconds  from the first request's start to the last answer, s
- * @param latencyMicros  response time of every answered request, µs
- * @param driverCpu      CPU time the driver process itself used (sampled while it ran), or null if unknown
+ * @param latencyMicros  response time of every answered request, µs (the driver's own CPU is measured from /proc
+ *                       around the run: lab.fanout.bench.metrics.MachineCpu)
  */
 public record DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
-                        Histogram latencyMicros, Duration driverCpu) {
+                        Histogram latencyMicros) {
 
     /** @return successful requests per second over the window (what hey and ab call Requests/sec, errors left out) */
     public double throughput() {

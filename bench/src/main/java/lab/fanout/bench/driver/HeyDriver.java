@@ -5,7 +5,6 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -59,10 +58,10 @@ public final class HeyDriver extends LoadDriver {
     }
 
     @Override
-    protected DriverRun parse(Load load, Path base, Duration cpu) {
+    protected DriverRun parse(Load load, Path base) {
         boolean closedLoopWithQuota = load.requests() != null && load.ratePerSecond() == null;
         return parseCsv(stdout(base), load.requests() == null ? -1 : load.requests(),
-                closedLoopWithQuota ? load.concurrency() : 0, cpu);
+                closedLoopWithQuota ? load.concurrency() : 0);
     }
 
     /**
@@ -72,7 +71,7 @@ public final class HeyDriver extends LoadDriver {
      * @param clients   -c of a closed-loop run with -n, whose drain is left out of the window (see
      *                  {@link #steadyWindow}); 0 to take the whole run as the window
      */
-    static DriverRun parseCsv(Path csv, long requested, int clients, Duration cpu) {
+    static DriverRun parseCsv(Path csv, long requested, int clients) {
         Histogram latencies = DriverRun.histogram();
         List<double[]> spans = new ArrayList<>();
         SortedMap<String, Long> errors = new TreeMap<>();
@@ -116,7 +115,7 @@ public final class HeyDriver extends LoadDriver {
         if (clients > 0 && requested == answered) {
             window = steadyWindow(spans, clients, first, window);
         }
-        return new DriverRun(requested, answered, ok, errors, window, latencies, cpu);
+        return new DriverRun(requested, answered, ok, errors, window, latencies);
     }
 
     /**

@@ -1,7 +1,6 @@
 package lab.fanout.bench.driver;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,7 +25,7 @@ public abstract class LoadDriver {
     protected abstract Path stdout(Path base);
 
     /** @return the run, parsed from the files starting with {@code base} */
-    protected abstract DriverRun parse(Load load, Path base, Duration cpu);
+    protected abstract DriverRun parse(Load load, Path base);
 
     /** @throws IllegalStateException when the tool is not on PATH, with {@link #installHint()} */
     public void requireInstalled() {
@@ -48,16 +47,13 @@ public abstract class LoadDriver {
         // own session: a Ctrl-C reaches only the CLI, which stops the tool itself after marking the run cancelled
         Process p = Processes.spawn(command(load, base), base.toAbsolutePath().getParent(), log, true, false);
         current.set(p);
-        Duration cpu = null;
         try {
-            while (!p.waitFor(250, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                cpu = p.info().totalCpuDuration().orElse(cpu);   // unreadable after exit: sample while it runs
-            }
+            p.waitFor();   // returns once the JDK has reaped it: its CPU is then in the harness's children counters
         } finally {
             current.set(null);
         }
         try {
-            return parse(load, base, cpu);
+            return parse(load, base);
         } catch (RuntimeException e) {
             throw new IllegalStateException(name() + " failed (exit " + p.exitValue() + "): " + e.getMessage()
                     + "\n" + Logs.tail(log, 10), e);

@@ -4,33 +4,83 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * How busy the whole machine was, from {@code /proc/stat} (Linux), and how much of that was ours: the harness, the
- * services it runs and the load driver, from {@code /proc/<pid>/stat}. On 2 cores, near 100 % means the CPU, not the
- * strategy, set the throughput; a large "others" share means someone else's work took part of it.
+ * How busy the whole machine was, from {@code /proc/stat} (Linux), and where that CPU went among the processes of the
+ * lab, from {@code /proc/<pid>/stat}: the harness, its load driver, and the services when the target knows their
+ * pids. The one place that reads CPU time: the report's busy share, its "others" share and its CPU-ms per request
+ * all come from two snapshots taken here, before and after a measured run.
+ * <p>
+ * The driver is measured as the harness's reaped children ({@link ProcStat#reapedChildrenTicks()}): it runs as the
+ * harness's only short-lived child during a repetition and is waited for when it exits, so its whole CPU, to the tick,
+ * moves into that counter, where sampling {@code ProcessHandle.info()} while it runs misses its last moments. (A
+ * service that died and was reaped inside the window would be counted there too.)
  *
- * @param busy  jiffies the machine spent not idle (user, nice, system, irq, softirq, steal)
- * @param total all jiffies of all cores
- * @param own   jiffies used so far by the processes we watch (utime + stime)
+ * @param busy      ticks the machine spent not idle (user, nice, system, irq, softirq, steal), all cores
+ * @param total     all ticks of all cores
+ * @param processes role (e.g. {@code main-service}, {@link #DRIVER}, {@link #HARNESS}) to the CPU ticks it has used so
+ *                  far (utime + stime); a role whose process is gone or unreadable is absent, never 0
  */
-public record MachineCpu(long busy, long total, long own) {
+public record MachineCpu(long busy, long total, Map<String, Long> processes) {
+
+    /** Role of the harness JVM itself (scraping, waiting). */
+    public static final String HARNESS = "harness";
+    /** Role of the load driver (hey, ab): the harness's reaped children. */
+    public static final String DRIVER = "driver";
 
     /** Clock ticks per second of /proc's counters (USER_HZ): 100 on Linux. */
     static final double HZ = 100;
 
-    /** @return now, watching {@code pids} (gone ones count 0), or null where /proc is unreadable */
-    public static MachineCpu now(Collection<Long> pids) {
+    public MachineCpu {
+        processes = Collections.unmodifiableMap(new LinkedHashMap<>(processes));
+    }
+
+    /**
+     * @param services role to pid of the services the target runs on this machine (empty when it does not know them)
+     * @return now, or null where /proc/stat is unreadable
+     */
+    public static MachineCpu now(Map<String, Long> services) {
         try {
             String[] f = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
             long[] v = Arrays.stream(f, 1, Math.min(f.length, 9)).mapToLong(Long::parseLong).toArray();
             long idle = v[3] + v[4];   // idle + iowait
             long total = Arrays.stream(v).sum();
-            return new MachineCpu(total - idle, total, pids.stream().mapToLong(MachineCpu::jiffies).sum());
+            Map<String, Long> processes = new LinkedHashMap<>();
+            services.forEach((role, pid) -> {
+                ProcStat s = ProcStat.read(pid);
+                if (s != null) {
+                    processes.put(role, s.ownTicks());
+                }
+            });
+            ProcStat self = ProcStat.read(ProcessHandle.current().pid());
+            if (self != null) {
+                processes.put(HARNESS, self.ownTicks());
+                processes.put(DRIVER, self.reapedChildrenTicks());
+            }
+            return new MachineCpu(total - idle, total, processes);
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * @return role to CPU seconds used between {@code start} and {@code end}, for the roles present in both (a process
+     *         that ended or was replaced meanwhile is left out); empty when either snapshot is null
+     */
+    public static Map<String, Double> secondsByProcess(MachineCpu start, MachineCpu end) {
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        if (start != null && end != null) {
+            end.processes.forEach((role, ticks) -> {
+                Long before = start.processes.get(role);
+                if (before != null && ticks >= before) {
+                    seconds.put(role, (ticks - before) / HZ);
+                }
+            });
+        }
+        return seconds;
     }
 
     /** @return percent of all cores busy between {@code start} and {@code end}, or null */
@@ -40,25 +90,14 @@ public record MachineCpu(long busy, long total, long own) {
     }
 
     /**
-     * @param extraOwnSeconds CPU of our processes not in the watched pids (the driver, measured by itself)
-     * @return percent of all cores busy with other people's work between {@code start} and {@code end}, or null
+     * @return percent of all cores busy with other people's work (neither the harness, its driver nor the services it
+     *         knows) between {@code start} and {@code end}, or null
      */
-    public static Double othersPercent(MachineCpu start, MachineCpu end, double extraOwnSeconds) {
+    public static Double othersPercent(MachineCpu start, MachineCpu end) {
         if (start == null || end == null || end.total == start.total) {
             return null;
         }
-        double own = end.own - start.own + extraOwnSeconds * HZ;
+        double own = secondsByProcess(start, end).values().stream().mapToDouble(Double::doubleValue).sum() * HZ;
         return Math.max(0, 100.0 * (end.busy - start.busy - own) / (end.total - start.total));
-    }
-
-    private static long jiffies(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            // the command name (2nd field) may hold spaces: count fields after its closing parenthesis
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);   // utime, stime: fields 14 and 15
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
     }
 }

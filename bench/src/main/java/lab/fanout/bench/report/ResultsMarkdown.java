@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.run.CellResult;
 
 /**
@@ -75,9 +76,9 @@ public final class ResultsMarkdown {
         md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n");
         List<String> head = new ArrayList<>(List.of("Concurrency", "Executor"));
         varying.forEach(k -> head.add(k.column));
-        head.addAll(List.of("Req./Sec. median (min–max)", "Bound (limit)", "Efficiency", "p50 / p90 / p99 / max (ms)",
-                "Errors", "Time (s)", "Peak threads platform / virtual", "Peak pool leased / pending",
-                "CPU s / 1k req", "Heap after (MB)", "Machine CPU (others)"));
+        head.addAll(List.of("Req./Sec. median (min–max)", "Bound (limit)", "Efficiency", "Little's law · CPU bound",
+                "p50 / p90 / p99 / max (ms)", "Errors", "Time (s)", "Peak threads platform / virtual",
+                "Peak pool leased / pending", CPU_COLUMN, "Heap after (MB)", "Machine CPU (others)"));
         md.append("| ").append(String.join(" | ", head)).append(" |\n|");
         head.forEach(h -> md.append(h.startsWith("Concurrency") || h.equals("Executor") ? ":---|" : "---:|"));
         md.append('\n');
@@ -88,27 +89,52 @@ public final class ResultsMarkdown {
                     + (r.rateSustained() ? "" : " ⚠ rate not sustained"));
             cells.add(Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")");
             cells.add(Fmt.pct(r.efficiency()));
+            cells.add(Fmt.rate(r.littlesLaw().requestsPerSecond()) + " (" + r.littlesLaw().limit() + ") · "
+                    + Fmt.rate(r.bound().cpuCeiling()));
             cells.add(Fmt.num(r.latencyMs(50), 0) + " / " + Fmt.num(r.latencyMs(90), 0) + " / "
                     + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0));
             cells.add(Fmt.errors(r.errorCount(), r.errors()));
             cells.add(Fmt.num(r.windowMedianSeconds(), 1));
             cells.add(Fmt.num(r.peakPlatformThreads(), 0) + " / " + Fmt.num(r.peakVirtualThreads(), 0));
             cells.add(Fmt.num(r.peakPoolLeased(), 0) + " / " + Fmt.num(r.peakPoolPending(), 0));
-            cells.add(Fmt.num(r.cpuSecondsPer1000(), 2));
+            cells.add(cpuMs(r));
             cells.add(Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0));
             cells.add(Fmt.num(r.machineBusyPercent(), 0) + " % (" + Fmt.num(r.othersCpuPercent(), 0) + " %)");
             md.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
+        if (rows.stream().anyMatch(r -> r.cpuSecondsPerRequest() == null)) {
+            md.append("\n").append(CPU_UNKNOWN).append('\n');
+        }
+    }
+
+    static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
+
+    /** n/a, never 0, where the harness could not read a process's CPU. */
+    static final String CPU_UNKNOWN = """
+            n/a in CPU ms/req and the CPU bound: the harness cannot read the CPU of processes it did not start (an \
+            existing deployment, `--base-url`: their pids are unknown here, and they may run on another machine), so \
+            D is unknown and the bound is Little's law alone. main-service's figure then comes from its own \
+            `process_cpu_time_ns_total` when it publishes it.""";
+
+    private static String cpuMs(CellResult r) {
+        return Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + CellResult.DOWNSTREAMS.stream()
+                .map(d -> Fmt.num(r.cpuMsPerAnswer(d), 2)).collect(Collectors.joining(" / "))
+                + " · " + Fmt.num(r.cpuMsPerAnswer(MachineCpu.DRIVER), 2);
     }
 
     static final String LEGEND = """
             How to read (details: docs/benchmarks.md in the repository):
             - **Req./Sec.**: successful (2xx) requests per second over the window (see Time), median of the repetitions
               (min–max in brackets).
-            - **Bound**: Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
+            - **Bound**: the tighter of the two in **Little's law · CPU bound**; the limit says which resource sets it.
+              Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only), pool ÷ (3 × latency), route ÷ latency, common-pool parallelism ÷ (3 × latency); W = ideal
-              latency = 1 × latency (parallel) or 3 × latency (sequential). The limit says which resource sets it.
-            - **Efficiency** = Req./Sec. ÷ Bound: what CPU, the network, the driver and queueing cost.
+              latency = 1 × latency (parallel) or 3 × latency (sequential). The CPU bound: cores ÷ D (utilisation law
+              and bottleneck bound, Denning and Buzen 1978), cores = main-service's availableProcessors, D = CPU ms per
+              request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
+              itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
+              share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
+            - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost.
             - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
             - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one
@@ -116,8 +142,11 @@ public final class ResultsMarkdown {
               clients running out of requests one by one, left out).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
               are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
-            - **CPU s / 1k req**: main-service's CPU seconds per 1,000 answered requests. **Machine CPU**: the whole
-              machine's busy share (driver and all services included); near 100 % the CPU, not the strategy, is the
-              limit. **(others)**: the part used by processes that are not the harness's, i.e. someone else's work.
+            - **CPU ms/req**: each process's CPU (utime + stime, /proc/<pid>/stat, from just before the driver starts to
+              just after it ends) ÷ the answered requests, any status; for a downstream that is per call (each answer
+              made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.
+            - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
+              not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
+              i.e. someone else's work.
             """;
 }

@@ -101,7 +101,7 @@ public final class BenchRunner {
     /** @param fresh main-service has just (re)started: its JIT is cold, so at least two warm-up runs */
     private CellResult runCell(int index, Cell cell, boolean fresh) throws InterruptedException {
         Deployment d = target.prepare(cell);
-        Bound bound = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
+        Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
         String id = cell.id(index);
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
@@ -140,21 +140,20 @@ public final class BenchRunner {
             Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
                     cell.timeoutSeconds());
             first = first == null ? load : first;
-            MachineCpu cpu = MachineCpu.now(target.ownPids());
+            MachineCpu cpu = MachineCpu.now(target.servicePids());
             Scraper.Sampling sampling = scraper.start();
             DriverRun run = drive(load, rawDir.resolve(id + "-rep" + r));
             ServerFigures server = sampling.stop();
             if (cancelled) {
                 return null;
             }
-            MachineCpu end = MachineCpu.now(target.ownPids());
-            double driverSeconds = run.driverCpu() == null ? 0 : run.driverCpu().toNanos() / 1e9;
+            MachineCpu end = MachineCpu.now(target.servicePids());
             reps.add(new Repetition(r, load, run, server, MachineCpu.busyPercent(cpu, end),
-                    MachineCpu.othersPercent(cpu, end, driverSeconds)));
+                    MachineCpu.othersPercent(cpu, end), MachineCpu.secondsByProcess(cpu, end)));
             last = run;
         }
         String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
-        return new CellResult(index, cell, d, bound, reps, scraper.heapBytes(), command);
+        return new CellResult(index, cell, d, littlesLaw, reps, scraper.heapBytes(), command);
     }
 
     /** @return the run, or null when it was stopped by {@link #cancel} (the tool's cut-short output is no failure) */

@@ -6,8 +6,10 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.system.LocalSystem;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -18,13 +20,20 @@ import org.HdrHistogram.Histogram;
  * @param index          1-based position in the run
  * @param cell           the matrix point
  * @param deployment     the knobs main-service reported
- * @param bound          the Little's-law bound for the reported knobs
+ * @param littlesLaw     the Little's-law bound for the reported knobs (known before the cell ran; {@link #bound()} adds
+ *                       the CPU's, measured in the cell)
  * @param repetitions    the measured runs
  * @param heapAfterBytes main-service heap in use after the last repetition, or null
  * @param command        the driver command of the first repetition, for reproducing it
  */
-public record CellResult(int index, Cell cell, Deployment deployment, Bound bound, List<Repetition> repetitions,
+public record CellResult(int index, Cell cell, Deployment deployment, Bound littlesLaw, List<Repetition> repetitions,
                          Double heapAfterBytes, String command) {
+
+    /** The downstreams, in the order the report shows them. */
+    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
+    /** The processes whose CPU makes D: the system (main-service and the downstreams) and the driver; not the harness. */
+    static final List<String> SYSTEM = List.of(LocalSystem.MAIN, DOWNSTREAMS.get(0), DOWNSTREAMS.get(1),
+            DOWNSTREAMS.get(2), MachineCpu.DRIVER);
 
     public Double throughputMedian() {
         return Stats.median(each(r -> r.run().throughput()));
@@ -38,9 +47,17 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound boun
         return Stats.max(each(r -> r.run().throughput()));
     }
 
-    /** @return median throughput ÷ bound, or NaN when unbounded */
+    /**
+     * @return the tighter of Little's law and the CPU bound (cores ÷ {@link #cpuSecondsPerRequest()}), the CPU's left out
+     *         when D is unknown; cores = main-service's {@code Runtime.availableProcessors()}
+     */
+    public Bound bound() {
+        return littlesLaw.withCpu(cpuSecondsPerRequest(), deployment.cores());
+    }
+
+    /** @return median throughput ÷ {@link #bound()}, or NaN when unbounded */
     public double efficiency() {
-        return bound.efficiency(throughputMedian());
+        return bound().efficiency(throughputMedian());
     }
 
     public Double windowMedianSeconds() {
@@ -90,11 +107,44 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound boun
         return Stats.max(each(r -> r.server().peakPoolPending()));
     }
 
-    /** @return main-service CPU seconds per 1,000 answered requests over all repetitions, or null */
-    public Double cpuSecondsPer1000() {
-        Double cpu = Stats.sumOrNull(each(r -> r.server().cpuSeconds()));
+    /**
+     * @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers, from /proc; see
+     *         {@link Repetition#cpuMsPerAnswer}: per call for a downstream), or null when some repetition lacks it
+     */
+    public Double cpuMsPerAnswer(String role) {
+        return perAnswer(r -> r.cpuSeconds().get(role));
+    }
+
+    /**
+     * @return main-service's CPU ms per answered request: from /proc where the harness knows its pid, else (a remote
+     *         target) from its own {@code process_cpu_time_ns_total}; null when neither is known
+     */
+    public Double mainCpuMsPerAnswer() {
+        Double proc = cpuMsPerAnswer(LocalSystem.MAIN);
+        return proc != null ? proc : perAnswer(r -> r.server().cpuSeconds());
+    }
+
+    /**
+     * @return D of the CPU bound: CPU seconds per answered request of main-service, the three downstreams and the
+     *         driver together (one call per request to each downstream), s; null when any of them is unknown (a remote
+     *         target). The harness's own CPU (scraping, waiting) is not per request and stays out, as does others'.
+     */
+    public Double cpuSecondsPerRequest() {
+        double ms = 0;
+        for (String role : SYSTEM) {
+            Double v = cpuMsPerAnswer(role);
+            if (v == null) {
+                return null;
+            }
+            ms += v;
+        }
+        return ms / 1000;
+    }
+
+    private Double perAnswer(Function<Repetition, Double> cpuSeconds) {
+        Double cpu = Stats.sumOrNull(each(cpuSeconds));
         long answered = repetitions.stream().mapToLong(r -> r.run().answered()).sum();
-        return cpu == null || answered == 0 ? null : cpu / answered * 1000;
+        return cpu == null || answered == 0 ? null : 1000 * cpu / answered;
     }
 
     public Double machineBusyPercent() {
@@ -103,13 +153,6 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound boun
 
     public Double othersCpuPercent() {
         return Stats.median(each(Repetition::othersCpuPercent));
-    }
-
-    /** @return the driver's own CPU as % of one core over its runs, or null */
-    public Double driverCpuPercent() {
-        Double cpu = Stats.sumOrNull(each(r -> r.run().driverCpu() == null ? null : r.run().driverCpu().toNanos() / 1e9));
-        double window = repetitions.stream().mapToDouble(r -> r.run().windowSeconds()).sum();
-        return cpu == null || window == 0 ? null : 100 * cpu / window;
     }
 
     /** @return for an open-model cell: whether the answered rate reached 95 % of the offered one (else hey fell behind) */

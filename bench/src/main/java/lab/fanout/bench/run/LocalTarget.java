@@ -59,10 +59,8 @@ public final class LocalTarget implements Target {
     }
 
     @Override
-    public java.util.List<Long> ownPids() {
-        java.util.List<Long> pids = new java.util.ArrayList<>(system.pids().values());
-        pids.add(ProcessHandle.current().pid());
-        return pids;
+    public Map<String, Long> servicePids() {
+        return system.pids();
     }
 
     @Override

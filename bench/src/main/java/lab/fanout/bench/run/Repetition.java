@@ -1,5 +1,7 @@
 package lab.fanout.bench.run;
 
+import java.util.Map;
+
 import lab.fanout.bench.driver.DriverRun;
 import lab.fanout.bench.driver.Load;
 import lab.fanout.bench.metrics.ServerFigures;
@@ -14,7 +16,24 @@ import lab.fanout.bench.metrics.ServerFigures;
  * @param machineBusyPercent the whole machine's CPU busy share meanwhile, %, or null
  * @param othersCpuPercent   the share of that busy with processes not ours (neither the harness, its services nor
  *                           the driver), %, or null
+ * @param cpuSeconds         process role (a service's name, {@code driver}, {@code harness}) to the CPU seconds it
+ *                           used from just before the driver started to just after it was reaped, from /proc; a role
+ *                           the harness cannot see (the services of a remote target) is absent
  */
 public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
-                         Double othersCpuPercent) {
+                         Double othersCpuPercent, Map<String, Double> cpuSeconds) {
+
+    public Repetition {
+        cpuSeconds = Map.copyOf(cpuSeconds);
+    }
+
+    /**
+     * @return {@code role}'s CPU ms per answered request of this run (any status: an error costs CPU too), or null when
+     *         unknown. For a downstream the answers stand for its calls: each 2xx answer needed exactly one call to each
+     *         downstream, an error answer may have made one or none, so with errors the figure per call is approximate.
+     */
+    public Double cpuMsPerAnswer(String role) {
+        Double s = cpuSeconds.get(role);
+        return s == null || run.answered() == 0 ? null : 1000 * s / run.answered();
+    }
 }

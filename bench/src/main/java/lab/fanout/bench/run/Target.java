@@ -27,9 +27,13 @@ public interface Target extends AutoCloseable {
     /** @return how many service restarts {@link #prepare} will do to get from {@code previous} (or nothing) to {@code next} */
     int restartsBetween(Cell previous, Cell next);
 
-    /** @return pids of the processes this harness runs (itself, and services it started), for the CPU accounting */
-    default java.util.List<Long> ownPids() {
-        return java.util.List.of(ProcessHandle.current().pid());
+    /**
+     * @return service name to pid of the services on this machine whose CPU the harness can read (those it started),
+     *         for the CPU accounting; empty when it does not know them (a remote deployment). The harness and its
+     *         driver are always measured (lab.fanout.bench.metrics.MachineCpu).
+     */
+    default java.util.Map<String, Long> servicePids() {
+        return java.util.Map.of();
     }
 
     /** Stops what the target started; a no-op for an existing deployment. */

@@ -33,7 +33,7 @@ class AbDriverTest {
     @Test
     void readsCountsKindsWindowAndPerRequestTimes(@TempDir Path dir) throws IOException {
         Path tsv = Files.writeString(dir.resolve("r.ab.tsv"), GNUPLOT);
-        DriverRun run = AbDriver.parse(SUMMARY, tsv, 1000, null);
+        DriverRun run = AbDriver.parse(SUMMARY, tsv, 1000);
         assertThat(run.windowSeconds()).isEqualTo(32.093);
         assertThat(run.errors()).containsEntry("HTTP non-2xx", 87L).containsEntry("receive", 2L)
                 .containsEntry("exception", 1L).doesNotContainKey("connect");
@@ -46,7 +46,7 @@ class AbDriverTest {
     @Test
     void anAbortedRunNamesWhatIsMissing(@TempDir Path dir) throws IOException {
         Path tsv = Files.writeString(dir.resolve("r.ab.tsv"), "");
-        assertThatThrownBy(() -> AbDriver.parse("apr_socket_recv: Connection refused (111)\n", tsv, 10, null))
+        assertThatThrownBy(() -> AbDriver.parse("apr_socket_recv: Connection refused (111)\n", tsv, 10))
                 .hasMessageContaining("no 'Complete requests:' in ab's output");
     }
 

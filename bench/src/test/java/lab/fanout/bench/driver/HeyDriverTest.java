@@ -26,7 +26,7 @@ class HeyDriverTest {
     @Test
     void countsStatusesTransportErrorsAndTheWindow(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
-        DriverRun run = HeyDriver.parseCsv(csv, 6, 0, null);
+        DriverRun run = HeyDriver.parseCsv(csv, 6, 0);
         assertThat(run.answered()).isEqualTo(4);
         assertThat(run.ok()).isEqualTo(3);
         // 2 of the 6 requested never got an answer: hey leaves them out of its CSV
@@ -73,8 +73,8 @@ class HeyDriverTest {
             double[] mean = new double[1];
             Path file = closedLoop(dir, 100, 16, 0.15, seed, mean);
             double steady = 100 / mean[0];
-            assertThat(HeyDriver.parseCsv(file, 1600, 0, null).throughput()).isLessThan(0.95 * steady);
-            assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(steady, within(0.02 * steady));
+            assertThat(HeyDriver.parseCsv(file, 1600, 0).throughput()).isLessThan(0.95 * steady);
+            assertThat(HeyDriver.parseCsv(file, 1600, 100).throughput()).isCloseTo(steady, within(0.02 * steady));
         }
     }
 
@@ -85,7 +85,7 @@ class HeyDriverTest {
             double[] mean = new double[1];
             Path file = closedLoop(dir, 100, 16, 0.05, seed, 1.5, mean);
             double steady = 100 / mean[0];
-            assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(steady, within(0.015 * steady));
+            assertThat(HeyDriver.parseCsv(file, 1600, 100).throughput()).isCloseTo(steady, within(0.015 * steady));
         }
     }
 
@@ -94,7 +94,7 @@ class HeyDriverTest {
     void clientsInStepAreNotOverCounted(@TempDir Path dir) throws IOException {
         double[] mean = new double[1];
         Path file = closedLoop(dir, 100, 16, 0, 7, mean);
-        assertThat(HeyDriver.parseCsv(file, 1600, 100, null).throughput()).isCloseTo(500, within(5.0));
+        assertThat(HeyDriver.parseCsv(file, 1600, 100).throughput()).isCloseTo(500, within(5.0));
     }
 
     /** A few requests per client (the seed's cells: 1 or 5): too short a steady part, so the whole run is the window. */
@@ -103,8 +103,8 @@ class HeyDriverTest {
         for (int each : new int[] {1, 5}) {
             double[] mean = new double[1];
             Path file = closedLoop(dir, 100, each, 0.15, each, mean);
-            DriverRun run = HeyDriver.parseCsv(file, 100L * each, 100, null);
-            assertThat(run.throughput()).isCloseTo(HeyDriver.parseCsv(file, 100L * each, 0, null).throughput(),
+            DriverRun run = HeyDriver.parseCsv(file, 100L * each, 100);
+            assertThat(run.throughput()).isCloseTo(HeyDriver.parseCsv(file, 100L * each, 0).throughput(),
                     within(1e-9));
         }
     }
@@ -113,19 +113,19 @@ class HeyDriverTest {
     void aRunWithUnansweredRequestsKeepsTheWholeWindow(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
         // 2 of 6 got no answer: a client without a row looks idle, so the drain cannot be told apart
-        assertThat(HeyDriver.parseCsv(csv, 6, 2, null).windowSeconds()).isCloseTo(0.649, within(1e-9));
+        assertThat(HeyDriver.parseCsv(csv, 6, 2).windowSeconds()).isCloseTo(0.649, within(1e-9));
     }
 
     @Test
     void aDurationRunCannotCountTransportErrors(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
-        assertThat(HeyDriver.parseCsv(csv, -1, 0, null).errors()).doesNotContainKey("transport");
+        assertThat(HeyDriver.parseCsv(csv, -1, 0).errors()).doesNotContainKey("transport");
     }
 
     @Test
     void allRequestsUnansweredIsAResultNotAFailure(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV.lines().findFirst().orElseThrow() + "\n");
-        DriverRun run = HeyDriver.parseCsv(csv, 10, 0, null);
+        DriverRun run = HeyDriver.parseCsv(csv, 10, 0);
         assertThat(run.ok()).isZero();
         assertThat(run.errors()).containsEntry("transport", 10L);
         assertThat(run.throughput()).isZero();
@@ -134,7 +134,7 @@ class HeyDriverTest {
     @Test
     void somethingElseThanHeyCsvFailsClearly(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), "flag provided but not defined: -x\nUsage: hey [options...] <url>\n");
-        assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, 0, null)).hasMessageContaining("no request was answered");
+        assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, 0)).hasMessageContaining("no request was answered");
     }
 
     @Test

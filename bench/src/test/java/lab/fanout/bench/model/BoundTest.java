@@ -85,4 +85,53 @@ class BoundTest {
         assertThat(b.requestsPerSecond()).isInfinite();
         assertThat(b.efficiency(100)).isNaN();
     }
+
+    /** D = 2.17 CPU-ms per request on 2 cores: the CPU allows 2 ÷ 0.00217 = 922 req/s. */
+    static final double D = 0.00217;
+
+    @Test
+    void littlesLawStillBindsWhereTheCpuAllowsMore() {
+        Bound b = Bound.of(SCOPE_FORK, true, 100, 200, 500, 500, 200, 1, null).withCpu(D, 2);
+        assertThat(b.limit()).isEqualTo("clients");
+        assertThat(b.requestsPerSecond()).isCloseTo(500, within(1e-9));
+        assertThat(b.cpuCeiling()).isCloseTo(2 / D, within(1e-9));
+        assertThat(b.efficiency(469)).isCloseTo(0.938, within(1e-9));
+    }
+
+    @Test
+    void theCpuBindsPastTheClientsThePoolCanServe_soakCell() {
+        // issue 13: 10,000 clients, pool 2,000, 200 ms: Little's law says 3,333 (pool), the machine is at 98 % CPU
+        Bound little = Bound.of(SCOPE_FORK, true, 10_000, 200, 2000, 2000, 200, 1, null);
+        assertThat(little.limit()).isEqualTo("pool");
+        Bound b = little.withCpu(D, 2);
+        assertThat(b.limit()).isEqualTo(Bound.CPU);
+        assertThat(b.requestsPerSecond()).isCloseTo(921.66, within(0.01));
+        assertThat(b.efficiency(905)).isCloseTo(905 * D / 2, within(1e-9));   // = the cores' busy share (utilisation law)
+        assertThat(b.ceilings().get("pool")).isCloseTo(3333.33, within(0.01));
+        // more cores, same D: the pool binds again
+        assertThat(little.withCpu(D, 8).limit()).isEqualTo("pool");
+    }
+
+    @Test
+    void unknownCpuLeavesLittlesLaw() {
+        Bound little = Bound.of(SCOPE_FORK, true, 100, 200, 500, 500, 200, 1, null);
+        assertThat(little.withCpu(null, 2)).isEqualTo(little);
+        assertThat(little.withCpu(0.0, 2)).isEqualTo(little);
+        assertThat(little.cpuCeiling()).isNull();
+    }
+
+    @Test
+    void aTieNamesTheLittlesLawResource() {
+        // 128 clients ÷ 0.25 s = 512 req/s; 2 cores ÷ (1/256 s) = 512 req/s, both exact in binary
+        Bound b = Bound.of(SCOPE_FORK, true, 128, 200, 500, 500, 250, 1, null).withCpu(1 / 256.0, 2);
+        assertThat(b.ceilings()).containsEntry("clients", 512.0).containsEntry(Bound.CPU, 512.0);
+        assertThat(b.limit()).isEqualTo("clients");
+    }
+
+    @Test
+    void withoutLatencyOnlyTheCpuBounds() {
+        Bound b = Bound.of(SCOPE_FORK, true, 10, 200, 500, 500, 0, 1, null).withCpu(0.001, 2);
+        assertThat(b.limit()).isEqualTo(Bound.CPU);
+        assertThat(b.requestsPerSecond()).isCloseTo(2000, within(1e-9));
+    }
 }

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import lab.fanout.bench.driver.DriverRun;
 import lab.fanout.bench.driver.Load;
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.ServerFigures;
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.Strategy;
@@ -19,6 +20,7 @@ import lab.fanout.bench.run.Repetition;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,8 +41,8 @@ class ReportTest {
         h.recordValue(200_000);
         h.recordValue(250_000);
         var reps = List.of(1, 2, 3).stream().map(i -> new Repetition(i, load,
-                new DriverRun(1000, 1000, (long) (rps * 2), new TreeMap<>(Map.of("HTTP 503", 3L)), 2.0, h, null),
-                new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null)).toList();
+                new DriverRun(1000, 1000, (long) (rps * 2), new TreeMap<>(Map.of("HTTP 503", 3L)), 2.0, h),
+                new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null, Map.<String, Double>of())).toList();
         return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6, "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
@@ -49,10 +51,41 @@ class ReportTest {
         String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(), Map.of("pool", List.of("pool-throughput.png")), false);
         assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (min–max) | Bound (limit) | Efficiency")
                 .contains("Tomcat Thread Count  : 10").doesNotContain("Http Conn. Pool Size :")
-                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480) | 500 (clients) | 96 % | 200 / 250 / 250 / 250 | 9 (HTTP 503: 9)")
-                .contains("| 40 / 12 | n/a / n/a | 0.50 | 80 | 97 % (n/a %) |")
+                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480) | 500 (clients) | 96 % | 500 (clients) · n/a | 200 / 250 / 250 / 250 | 9 (HTTP 503: 9)")
+                // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why
+                .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | 97 % (n/a %) |")
+                .contains(ResultsMarkdown.CPU_UNKNOWN)
                 .contains("![pool-throughput.png](pool-throughput.png)")
                 .contains("Reproduce one repetition: `hey -n 1000 -c 100");
+    }
+
+    @Test
+    void whereTheCpuBindsTheTableSaysCpuAndShowsWhereItWent(@TempDir Path dir) throws Exception {
+        // 480 req/s (960 answers in 2 s); per repetition main 1.0 s, downstreams 0.2 / 0.25 / 0.3 s, driver 0.35 s:
+        // D = (1.0 + 0.2 + 0.25 + 0.3 + 0.35) s ÷ 1,000 answers = 2.1 ms, so 2 cores allow 952 req/s: tighter than 3,333
+        Map<String, Double> cpu = Map.of("main-service", 1.0, "orders-service", 0.2, "products-service", 0.25,
+                "accounts-service", 0.3, MachineCpu.DRIVER, 0.35, MachineCpu.HARNESS, 0.1);
+        CellResult r = result(1, 2000, 480, 3333);
+        r = new CellResult(1, r.cell(), r.deployment(), new Bound(3333, "pool"), r.repetitions().stream()
+                .map(p -> new Repetition(p.index(), p.load(), p.run(), p.server(), 99.0, 1.0, cpu)).toList(),
+                r.heapAfterBytes(), r.command());
+        String md = ResultsMarkdown.render("t", List.of(), List.of(r), Map.of(), false);
+        assertThat(md).contains("| " + ResultsMarkdown.CPU_COLUMN + " |")
+                .contains("| 480 (480–480) | 952 (CPU) | 50 % | 3333 (pool) · 952 |")
+                .contains("| 1.00 · 0.20 / 0.25 / 0.30 · 0.35 |")
+                .doesNotContain(ResultsMarkdown.CPU_UNKNOWN);
+        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
+        csv.append(r);
+        CSVRecord row = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(Files.newBufferedReader(dir.resolve("results.csv"))).getRecords().getFirst();
+        assertThat(row.get("bound_limit")).isEqualTo("CPU");
+        assertThat(row.get("bound_req_per_s")).isEqualTo("952.381");
+        assertThat(row.get("littles_bound_limit")).isEqualTo("pool");
+        assertThat(row.get("cpu_demand_ms_per_req")).isEqualTo("2.1");
+        assertThat(row.get("cpu_ms_per_call_accounts")).isEqualTo("0.3");
+        assertThat(row.get("cpu_ms_per_req_driver")).isEqualTo("0.35");
+        assertThat(row.get("driver_cpu_s")).isEqualTo("0.35");
+        assertThat(row.get("efficiency_pct")).isEqualTo("50.4");
     }
 
     @Test
@@ -75,12 +108,49 @@ class ReportTest {
     void aConcurrencySweepIsDrawnAgainstConcurrency(@TempDir Path dir) throws Exception {
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
                 .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
-                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.bound(), r.repetitions(),
+                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(), r.repetitions(),
                         r.heapAfterBytes(), r.command()))
                 .toList();
         assertThat(Charts.write(dir, "scale", sweep)).hasSize(3).allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
         assertThat(ResultsMarkdown.render("t", List.of(), sweep, Map.of(), false))
                 .contains("| Concurrency | Executor | Concurrency Level | Req./Sec.");
+    }
+
+    @Test
+    void latencyIsDrawnOnALogarithmicAxisSoThatTenSecondAnswersDoNotFlattenTheRest() {
+        // the quick preset's common pool answers after 10 s, the parallel strategies after 0.2 s
+        List<CellResult> bars = List.of(result(1, 100, 480, 500), withLatency(result(2, 100, 1.6, 1.67), 10_000_000));
+        List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
+                .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
+                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(), r.repetitions(),
+                        r.heapAfterBytes(), r.command()))
+                .toList();
+        for (List<CellResult> cells : List.of(bars, sweep)) {
+            var charts = Charts.charts("b", cells);
+            assertThat(((AxesChartStyler) charts.get("b-latency").getStyler()).isYAxisLogarithmic()).isTrue();
+            assertThat(((AxesChartStyler) charts.get("b-throughput").getStyler()).isYAxisLogarithmic()).isFalse();
+        }
+    }
+
+    /** A cell with no answered request: its latency is NaN, which a log axis cannot draw (and must not fail on). */
+    @Test
+    void aCellWithoutAnswersStillDraws(@TempDir Path dir) {
+        CellResult silent = withLatency(result(2, 100, 0, 1.67), 0);
+        assertThat(silent.latencyMs(50)).isNaN();
+        assertThat(Charts.write(dir, "b", List.of(result(1, 100, 480, 500), silent))).hasSize(3);
+    }
+
+    /** {@code r} with every request answered after {@code micros} µs (none when 0). */
+    static CellResult withLatency(CellResult r, long micros) {
+        Histogram h = new Histogram(3);
+        if (micros > 0) {
+            h.recordValue(micros);
+        }
+        List<Repetition> reps = r.repetitions().stream().map(p -> new Repetition(p.index(), p.load(),
+                new DriverRun(p.run().requested(), micros > 0 ? p.run().answered() : 0, p.run().ok(), p.run().errors(),
+                        p.run().windowSeconds(), h), p.server(), p.machineBusyPercent(), p.othersCpuPercent(),
+                p.cpuSeconds())).toList();
+        return new CellResult(r.index(), r.cell(), r.deployment(), r.littlesLaw(), reps, r.heapAfterBytes(), r.command());
     }
 
     @Test

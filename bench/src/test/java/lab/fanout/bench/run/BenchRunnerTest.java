@@ -18,7 +18,7 @@ class BenchRunnerTest {
     }
 
     static DriverRun warmup(long answered, double seconds) {
-        return new DriverRun(-1, answered, answered, new TreeMap<>(), seconds, new Histogram(3), null);
+        return new DriverRun(-1, answered, answered, new TreeMap<>(), seconds, new Histogram(3));
     }
 
     @Test

@@ -1,0 +1,83 @@
+package lab.fanout.bench.run;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import lab.fanout.bench.driver.DriverRun;
+import lab.fanout.bench.driver.Load;
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.metrics.MachineCpu;
+import lab.fanout.bench.metrics.ServerFigures;
+import lab.fanout.bench.model.Bound;
+import lab.fanout.bench.model.Strategy;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class CellResultTest {
+
+    /** Per repetition of 1,000 answers (950 of them 2xx) in 1.05 s, the CPU seconds of each process. */
+    static Map<String, Double> cpu(double main, double orders, double products, double accounts, double driver) {
+        return Map.of("main-service", main, "orders-service", orders, "products-service", products,
+                "accounts-service", accounts, MachineCpu.DRIVER, driver, MachineCpu.HARNESS, 0.05);
+    }
+
+    static CellResult cell(Bound littlesLaw, int cores, List<Map<String, Double>> cpuPerRep) {
+        Cell cell = new Cell("soak", Strategy.SCOPE_FORK, "virtual", 200, 2000, 100, 200, null, 1000, null, 3, 3, 20);
+        Deployment d = new Deployment("virtual", true, 200, 2000, 2000, 1, cores, 200);
+        Load load = new Load(URI.create("http://localhost:1/x"), 100, 1000, null, null, 20);
+        Histogram h = new Histogram(3);
+        h.recordValue(200_000);
+        List<Repetition> reps = cpuPerRep.stream().map(c -> new Repetition(1, load,
+                new DriverRun(1000, 1000, 950, new TreeMap<>(Map.of("HTTP 504", 50L)), 1.05, h),
+                new ServerFigures(null, null, null, null, 7.0, 1), 99.0, 1.0, c)).toList();
+        return new CellResult(1, cell, d, littlesLaw, reps, null, "hey");
+    }
+
+    @Test
+    void cpuMsPerAnsweredRequestPerProcessAndD() {
+        // rep 1: main 1.0 s, each downstream 0.25 s, driver 0.40 s; rep 2 a little more: Σ CPU ÷ Σ answers
+        CellResult r = cell(new Bound(3333, "pool"), 2,
+                List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.40), cpu(1.2, 0.27, 0.23, 0.25, 0.44)));
+        assertThat(r.cpuMsPerAnswer("main-service")).isCloseTo(1.1, within(1e-9));        // 2.2 s ÷ 2,000 answers
+        assertThat(r.cpuMsPerAnswer("orders-service")).isCloseTo(0.26, within(1e-9));     // per call
+        assertThat(r.cpuMsPerAnswer(MachineCpu.DRIVER)).isCloseTo(0.42, within(1e-9));
+        // /proc wins over the service's own counter (7 s per repetition, which would read 7 ms)
+        assertThat(r.mainCpuMsPerAnswer()).isCloseTo(1.1, within(1e-9));
+        // D: main + orders + products + accounts + driver, not the harness
+        assertThat(r.cpuSecondsPerRequest()).isCloseTo((1.1 + 0.26 + 0.24 + 0.25 + 0.42) / 1000, within(1e-12));
+        assertThat(r.repetitions().getFirst().cpuMsPerAnswer("main-service")).isCloseTo(1.0, within(1e-9));
+    }
+
+    @Test
+    void theBoundIsTheTighterOfLittlesLawAndTheCpuAndEfficiencyIsAgainstIt() {
+        CellResult r = cell(new Bound(3333, "pool"), 2, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42)));
+        // D = 2.17 ms on 2 cores: 921.7 req/s, tighter than the pool's 3,333
+        assertThat(r.bound().limit()).isEqualTo(Bound.CPU);
+        assertThat(r.bound().requestsPerSecond()).isCloseTo(2 / 0.00217, within(1e-6));
+        assertThat(r.throughputMedian()).isCloseTo(950 / 1.05, within(1e-9));
+        assertThat(r.efficiency()).isCloseTo(950 / 1.05 * 0.00217 / 2, within(1e-9));
+        assertThat(r.littlesLaw().limit()).isEqualTo("pool");
+        // the same CPU on 16 cores allows 7,373 req/s: the pool binds
+        assertThat(cell(new Bound(3333, "pool"), 16, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42))).bound().limit()).isEqualTo("pool");
+    }
+
+    @Test
+    void servicesTheHarnessCannotSeeLeaveDAndTheCpuBoundUnknown() {
+        // a remote target: only the harness and the driver are measured
+        CellResult r = cell(new Bound(500, "clients"), 2,
+                List.of(Map.of(MachineCpu.DRIVER, 0.4, MachineCpu.HARNESS, 0.05)));
+        assertThat(r.cpuMsPerAnswer("orders-service")).isNull();
+        assertThat(r.cpuSecondsPerRequest()).isNull();
+        assertThat(r.bound()).isEqualTo(r.littlesLaw());
+        assertThat(r.mainCpuMsPerAnswer()).isCloseTo(7.0, within(1e-9));   // its own process_cpu_time_ns_total
+        // one repetition without a figure makes the whole cell's figure unknown, not a smaller one
+        CellResult partly = cell(new Bound(500, "clients"), 2,
+                List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42), Map.of(MachineCpu.DRIVER, 0.4)));
+        assertThat(partly.cpuMsPerAnswer("main-service")).isNull();
+    }
+}
