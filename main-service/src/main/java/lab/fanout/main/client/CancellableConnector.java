@@ -1,12 +1,21 @@
 package lab.fanout.main.client;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.apache.hc.client5.http.async.AsyncExecCallback;
+import org.apache.hc.client5.http.async.AsyncExecChain;
+import org.apache.hc.client5.http.async.AsyncExecChainHandler;
+import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClientBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -21,27 +30,36 @@ import org.springframework.http.client.reactive.HttpComponentsClientHttpConnecto
 
 /**
  * Spring's {@link HttpComponentsClientHttpConnector}, plus what it lacks: cancelling the {@code Mono} (or the body's
- * {@code Flux}) cancels the HTTP exchange. Spring's connector drops the {@code Future} that HttpClient's
- * {@code execute} returns, so a cancelled call would go on holding its pooled connection until the response came or
- * the response timeout fired; a body dribbled past the deadline would hold it for as long as the body lasts. With this
- * connector, {@code Mono.zip}'s cancellation of a failed call's siblings, and {@code Mono.timeout}'s at the deadline,
- * abort their exchanges: HttpClient closes the connection and returns it to the pool at once.
+ * {@code Flux}) aborts the HTTP exchange, closing its connection and returning it to the pool at once. With it,
+ * {@code Mono.zip}'s cancellation of a failed call's siblings, and {@code Mono.timeout}'s at the deadline, free the
+ * connections of the calls they abandon.
  * <p>
- * How the {@code Future} reaches us: Spring asks its context provider for each exchange's {@link HttpClientContext}
- * synchronously inside {@code connect} (spring-web 7.0), where {@link #CONNECTING} is bound; the context carries
- * the {@link Exchange}, and {@link ExchangeKeepingAsyncClient} stores the {@code Future} in it.
+ * Why not the {@code Future} HttpClient's {@code execute} returns: Spring's connector drops it, and cancelling it
+ * (with hard cancellation on) did not abort an exchange on a pooled, already open connection in HttpClient 5.6.4: the
+ * exchange went on holding the connection until its response came (checked by hand and by
+ * DownstreamFailureIntegrationTest). So the exchange is aborted the way HttpClient aborts a failed one: its exec
+ * runtime's {@code discardEndpoint()}, reached through an exec-chain handler ({@link #abortable}) placed just before
+ * the exchange is sent, when its connection is leased and open. A call cancelled earlier (waiting for a connection)
+ * is aborted as it reaches that handler.
+ * <p>
+ * The call's {@link Exchange} reaches that handler in its {@link HttpClientContext}: Spring asks its context provider
+ * for the context synchronously inside {@code connect} (spring-web 7.0), where {@link #CONNECTING} is bound.
  */
 final class CancellableConnector implements ClientHttpConnector {
 
-    /** Context attribute holding the call's {@link Exchange}. */
-    static final String EXCHANGE = CancellableConnector.class.getName() + ".exchange";
+    private static final String EXCHANGE = CancellableConnector.class.getName() + ".exchange";
     private static final ScopedValue<Exchange> CONNECTING = ScopedValue.newInstance();
 
     private final ClientHttpConnector delegate;
 
+    /** @param client built with {@link #abortable}, else cancelling a call frees nothing */
     CancellableConnector(CloseableHttpAsyncClient client) {
-        this.delegate = new HttpComponentsClientHttpConnector(new ExchangeKeepingAsyncClient(client),
-                CancellableConnector::context);
+        this.delegate = new HttpComponentsClientHttpConnector(client, CancellableConnector::context);
+    }
+
+    /** @return {@code builder} with the exec-chain handler through which a cancelled call aborts its exchange */
+    static HttpAsyncClientBuilder abortable(HttpAsyncClientBuilder builder) {
+        return builder.addExecInterceptorBefore(ChainElement.MAIN_TRANSPORT.name(), "fanout-abort", new Abort());
     }
 
     @Override
@@ -63,7 +81,7 @@ final class CancellableConnector implements ClientHttpConnector {
         return context;
     }
 
-    /** The response, whose body's cancellation (while it is still arriving) cancels the exchange. */
+    /** The response, whose body's cancellation (while it is still arriving) aborts the exchange. */
     private static final class CancellableResponse extends ClientHttpResponseDecorator {
 
         private final Exchange exchange;
@@ -79,24 +97,42 @@ final class CancellableConnector implements ClientHttpConnector {
         }
     }
 
-    /** One call's HTTP exchange, which may be cancelled before HttpClient has returned its {@code Future}. */
-    static final class Exchange {
+    /** Registers each exchange's abort with its call's {@link Exchange}, or aborts it if the call is already cancelled. */
+    private static final class Abort implements AsyncExecChainHandler {
 
-        private static final Future<?> CANCELLED = new java.util.concurrent.CompletableFuture<>();
-
-        private final AtomicReference<@Nullable Future<?>> future = new AtomicReference<>();
-
-        void set(Future<?> exchange) {
-            if (future.getAndSet(exchange) == CANCELLED) {
-                exchange.cancel(true);
+        @Override
+        public void execute(HttpRequest request, AsyncEntityProducer entityProducer, AsyncExecChain.Scope scope,
+                            AsyncExecChain chain, AsyncExecCallback callback) throws HttpException, IOException {
+            if (scope.clientContext.getAttribute(EXCHANGE) instanceof Exchange exchange
+                    && !exchange.abortWith(scope.execRuntime::discardEndpoint)) {
+                callback.failed(new InterruptedIOException("cancelled before it was sent"));
+                return;
             }
+            chain.proceed(request, entityProducer, scope, callback);
+        }
+    }
+
+    /** One call's HTTP exchange, which may be cancelled before it can be aborted: then it is aborted as it registers. */
+    private static final class Exchange {
+
+        private static final Runnable CANCELLED = () -> { };
+
+        private final AtomicReference<@Nullable Runnable> abort = new AtomicReference<>();
+
+        /** @return false if the call was cancelled already: then {@code discard} has run */
+        boolean abortWith(Runnable discard) {
+            if (abort.compareAndExchange(null, discard) == CANCELLED) {
+                discard.run();
+                return false;
+            }
+            return true;
         }
 
-        /** Aborts the exchange: HttpClient closes its connection (a half-read response cannot be reused). */
+        /** Closes the exchange's connection and returns it to the pool (a half-read response cannot be reused). */
         void cancel() {
-            Future<?> exchange = future.getAndSet(CANCELLED);
-            if (exchange != null && exchange != CANCELLED) {
-                exchange.cancel(true);
+            Runnable discard = abort.getAndSet(CANCELLED);
+            if (discard != null && discard != CANCELLED) {
+                discard.run();
             }
         }
     }

@@ -44,7 +44,7 @@ class ReactiveHttpClientConfig {
     @Bean(destroyMethod = "close")
     CloseableHttpAsyncClient downstreamAsyncClient(PoolingAsyncClientConnectionManager downstreamAsyncConnectionPool,
                                                    FanoutProperties properties) {
-        return HttpAsyncClients.custom()
+        return CancellableConnector.abortable(HttpAsyncClients.custom())
                 .setConnectionManager(downstreamAsyncConnectionPool)
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setConnectionRequestTimeout(HttpClientConfig.timeout(properties.pool().acquireTimeout()))
