@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.CatalogueJson.Account;
@@ -148,8 +149,16 @@ public final class FanoutCalls {
     private <T> Mono<List<T>> callAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
         return Mono.defer(() -> {
             long start = System.nanoTime();
+            AtomicBoolean recorded = new AtomicBoolean();
+            Runnable end = () -> {
+                if (recorded.compareAndSet(false, true)) {
+                    ended(downstream, start);
+                }
+            };
+            // before the value or error travels on (doFinally would run after Mono.zip had emitted, and the last
+            // call would be missing from Server-Timing), or when the call is cancelled
             return client.fetchAsync(downstream, type, simulation.forTarget(downstream.timingName()), deadline)
-                    .doFinally(signal -> ended(downstream, start));   // completed, failed or cancelled
+                    .doOnTerminate(end).doOnCancel(end);
         });
     }
 
