@@ -166,6 +166,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
     @CsvSource({
             "seq, sequential",
             "SCOPEFORK, scopeFork",
+            "WebClient, reactive",
     })
     void acceptsShortAliasesAndAnyCase(String value, String strategy) {
         serveAll(0);
