@@ -1,48 +1,38 @@
 package lab.fanout.main.client;
 
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.config.FanoutProperties;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.impl.classic.RequestFailedException;
-import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
-import org.apache.hc.core5.http.NoHttpResponseException;
-import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
-import org.springframework.web.client.RestClientResponseException;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * One blocking GET of a downstream catalogue, on the shared pooled Apache HttpClient. Runs on whatever thread the
- * strategy chose; every failure leaves as a {@link FanoutException} naming the downstream. No call outlives its
- * request's deadline ({@link Deadline}), and each tells the downstream how long it will wait
- * ({@link CallBudget}).
+ * One GET of a downstream catalogue: blocking ({@link #fetch}, on the shared pooled Apache HttpClient, on whatever
+ * thread the strategy chose) or reactive ({@link #fetchAsync}, on HttpClient's async client). Every failure leaves
+ * as a {@link FanoutException} naming the downstream, translated the same way for both ({@link DownstreamFailures}).
+ * No blocking call outlives its request's deadline ({@link Deadline}); a reactive one ends when its subscriber
+ * cancels it. Each tells the downstream how long it will wait ({@link CallBudget}).
  */
 @Component
 public class DownstreamClient {
 
-    private static final Log log = LogFactory.getLog(DownstreamClient.class);
-
     private final RestClient rest;
+    private final WebClient web;
     private final FanoutProperties.Downstreams urls;
     private final FanoutCallMeters meters;
 
-    DownstreamClient(RestClient downstreamRestClient, FanoutProperties properties, FanoutCallMeters meters) {
+    DownstreamClient(RestClient downstreamRestClient, WebClient downstreamWebClient, FanoutProperties properties,
+                     FanoutCallMeters meters) {
         this.rest = downstreamRestClient;
+        this.web = downstreamWebClient;
         this.urls = properties.downstreams();
         this.meters = meters;
     }
@@ -60,49 +50,49 @@ public class DownstreamClient {
             throw deadline.exceeded(List.of(downstream), null);
         }
         Map<String, Object> query = simulation.asQueryParameters();
-        // a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag
-        String template = downstream.catalogueUrl(urls) + query.keySet().stream()
-                .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
         meters.started();
         List<T> body;
         try {
-            body = deadline.guard(() -> rest.get().uri(template, query)
+            body = deadline.guard(() -> rest.get().uri(template(downstream, query), query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
                     // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
                     .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
                     .retrieve().body(type));
-        } catch (RestClientResponseException e) {
-            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    downstream.serviceName() + " answered " + e.getStatusCode().value(), e);
-        } catch (RestClientException e) {
-            // ResourceAccessException: no response; else an I/O failure while reading the body (timeout, reset,
-            // cut short by the deadline's alarm), or a body that is not a catalogue
-            IOException io = ioCause(e);
-            if (io != null) {
-                throw translate(downstream, deadline, io, e);
-            }
-            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    downstream.serviceName() + " sent a body that is not its catalogue", e);
         } catch (RuntimeException e) {
-            // HttpClient's own state errors: an alarm's cancel that lands while the exchange is still connecting
-            // throws IllegalStateException "Endpoint not acquired / already released"; never a 500
-            if (deadline.expired()) {
-                throw deadline.exceeded(List.of(downstream), e);
-            }
-            if (e instanceof CancellationException || Thread.currentThread().isInterrupted()) {
-                throw cancelled(downstream, e);
-            }
-            log.warn("call to " + downstream.serviceName() + " failed: " + e);   // the type stays out of the 502
-            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    downstream.serviceName() + " failed before it answered", e);
+            throw DownstreamFailures.of(downstream, deadline, e);
         } finally {
             meters.ended();
         }
         if (body == null) {
-            throw new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    downstream.serviceName() + " answered with an empty body", null);
+            throw DownstreamFailures.emptyBody(downstream);
         }
         return body;
+    }
+
+    /**
+     * The same call as {@link #fetch}, as a cold {@code Mono}: the call starts on subscription and runs on
+     * HttpClient's I/O reactor threads; cancelling the subscription aborts it and closes its connection
+     * ({@link CancellableConnector}). The deadline is the subscriber's to enforce ({@code Mono.timeout}).
+     *
+     * @return the catalogue, or an error signal that is always a {@link FanoutException}: DOWNSTREAM_ERROR,
+     *         DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED, or DEADLINE_EXCEEDED if the deadline had run out before it started
+     */
+    public <T> Mono<List<T>> fetchAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type,
+                                        Simulation simulation, Deadline deadline) {
+        return Mono.defer(() -> {
+            if (deadline.expired()) {
+                return Mono.error(deadline.exceeded(List.of(downstream), null));
+            }
+            Map<String, Object> query = simulation.asQueryParameters();
+            meters.started();
+            return web.get().uri(template(downstream, query), query)
+                    .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream)
+                    .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
+                    .retrieve().bodyToMono(type)
+                    .switchIfEmpty(Mono.error(() -> DownstreamFailures.emptyBody(downstream)))
+                    .onErrorMap(e -> !(e instanceof Error), e -> DownstreamFailures.of(downstream, deadline, e))
+                    .doFinally(signal -> meters.ended());
+        });
     }
 
     /** Called by the strategy's bookkeeping for a call that finished after its request had been answered. */
@@ -110,54 +100,9 @@ public class DownstreamClient {
         meters.wasted(strategy, downstream.serviceName());
     }
 
-    /**
-     * I/O failures: once the deadline has run out, any of them is the deadline's (its alarm cancelled the call,
-     * or a timeout cut short by the deadline fired); before it, which timeout fired decides the status.
-     */
-    private static FanoutException translate(Downstream downstream, Deadline deadline, IOException cause,
-                                             RestClientException e) {
-        String name = downstream.serviceName();
-        if (deadline.expired()) {
-            return deadline.exceeded(List.of(downstream), e);
-        }
-        if (cause instanceof ConnectionRequestTimeoutException) {
-            return new FanoutException(FanoutException.Kind.POOL_EXHAUSTED, downstream,
-                    "No pooled connection to " + name + " could be leased in time: the pool is saturated", e);
-        }
-        if (cause instanceof ConnectTimeoutException || cause instanceof ConnectException) {
-            return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    name + " could not be reached", e);
-        }
-        if (cause instanceof SocketTimeoutException) {
-            return new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
-                    name + " sent no response within the response timeout", e);
-        }
-        // an interrupted virtual thread's socket read fails with SocketException "Closed by interrupt": a sibling's
-        // cancellation (scopeFork), not a downstream's fault
-        if (cause instanceof InterruptedIOException || cause instanceof RequestFailedException
-                || Thread.currentThread().isInterrupted()) {
-            return cancelled(downstream, e);
-        }
-        if (cause instanceof NoHttpResponseException) {
-            return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                    name + " closed the connection without a response", e);
-        }
-        log.warn("call to " + name + " failed: " + cause);   // the type stays out of the 502 (a fixed text)
-        return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                name + " reset or broke the connection", e);
-    }
-
-    private static FanoutException cancelled(Downstream downstream, RuntimeException e) {
-        return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
-                "The call to " + downstream.serviceName() + " was cancelled", e);
-    }
-
-    private static @Nullable IOException ioCause(Throwable e) {
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            if (cause instanceof IOException io) {
-                return io;
-            }
-        }
-        return null;
+    /** @return a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag */
+    private String template(Downstream downstream, Map<String, Object> query) {
+        return downstream.catalogueUrl(urls) + query.keySet().stream()
+                .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
     }
 }

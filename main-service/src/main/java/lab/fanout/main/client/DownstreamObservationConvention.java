@@ -34,7 +34,11 @@ public class DownstreamObservationConvention extends DefaultClientRequestObserva
 
     @Override
     protected KeyValue uri(ClientRequestObservationContext context) {
-        KeyValue uri = super.uri(context);
+        return pathOnly(super.uri(context));
+    }
+
+    /** @return the {@code uri} tag without its query template */
+    static KeyValue pathOnly(KeyValue uri) {
         int query = uri.getValue().indexOf('?');
         return query < 0 ? uri : KeyValue.of(uri.getKey(), uri.getValue().substring(0, query));
     }

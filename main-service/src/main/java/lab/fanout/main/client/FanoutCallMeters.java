@@ -10,7 +10,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * What the downstream calls cost beyond their request, at {@code /actuator/prometheus}:
- * {@code fanout_calls_in_flight} (calls running now; each holds a thread and a pooled connection, or waits for one)
+ * {@code fanout_calls_in_flight} (calls running now; each holds a pooled connection, or waits for one, and a blocking
+ * call also a thread)
  * and {@code fanout_calls_wasted_total{strategy,downstream}} (calls that finished after their request had been
  * answered: their result, or their failure, reached nobody).
  */
@@ -23,7 +24,7 @@ public class FanoutCallMeters {
     FanoutCallMeters(MeterRegistry registry) {
         this.registry = registry;
         Gauge.builder("fanout.calls.in.flight", inFlight, AtomicInteger::get)
-                .description("Downstream calls running now, each holding a thread and a pooled connection or waiting for one")
+                .description("Downstream calls running now, each holding a pooled connection or waiting for one (blocking calls also a thread)")
                 .register(registry);
     }
 

@@ -100,7 +100,7 @@ class HttpClientConfig {
      * read as the downstream's timeout instead of the deadline's. HttpClient reads a zero timeout as "wait
      * forever": a spent budget must still time out, after 1 ms.
      */
-    private static Timeout timeout(Duration duration) {
+    static Timeout timeout(Duration duration) {
         return Timeout.ofMilliseconds(Math.max(1, Math.ceilDiv(duration.toNanos(), 1_000_000L)));
     }
 }

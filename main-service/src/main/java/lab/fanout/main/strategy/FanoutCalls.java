@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.CatalogueJson.Account;
@@ -18,6 +19,7 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
 import lab.fanout.main.client.FanoutException;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.ParameterizedTypeReference;
 
@@ -25,7 +27,9 @@ import org.springframework.core.ParameterizedTypeReference;
  * The three downstream calls of one backoffice request, callable from any thread. Each call records its duration
  * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}. Each call forwards the
  * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs. Calls that end
- * after the answer are counted as wasted ({@link WastedCalls}).
+ * after the answer are counted as wasted ({@link WastedCalls}). Each call also exists as a cold {@code Mono}
+ * ({@link #ordersAsync()}, ...) for the reactive strategy, with the same bookkeeping: a cancelled call ends when it is
+ * cancelled.
  */
 public final class FanoutCalls {
 
@@ -54,6 +58,21 @@ public final class FanoutCalls {
 
     public List<Account> accounts() {
         return call(Downstream.ACCOUNTS, new ParameterizedTypeReference<>() { });
+    }
+
+    /** @return {@link #orders()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
+    public Mono<List<Order>> ordersAsync() {
+        return callAsync(Downstream.ORDERS, new ParameterizedTypeReference<>() { });
+    }
+
+    /** @return {@link #products()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
+    public Mono<List<Product>> productsAsync() {
+        return callAsync(Downstream.PRODUCTS, new ParameterizedTypeReference<>() { });
+    }
+
+    /** @return {@link #accounts()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
+    public Mono<List<Account>> accountsAsync() {
+        return callAsync(Downstream.ACCOUNTS, new ParameterizedTypeReference<>() { });
     }
 
     public Deadline deadline() {
@@ -123,12 +142,32 @@ public final class FanoutCalls {
         try {
             return client.fetch(downstream, type, simulation.forTarget(downstream.timingName()), deadline);
         } finally {
-            long end = System.nanoTime();
-            finished.put(downstream, Duration.ofNanos(end - start));
-            if (!deadline.expired()) {
-                endedInTime.add(downstream);
-            }
-            wasted.ended(downstream, end);
+            ended(downstream, start);
         }
+    }
+
+    private <T> Mono<List<T>> callAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            AtomicBoolean recorded = new AtomicBoolean();
+            Runnable end = () -> {
+                if (recorded.compareAndSet(false, true)) {
+                    ended(downstream, start);
+                }
+            };
+            // before the value or error travels on (doFinally would run after Mono.zip had emitted, and the last
+            // call would be missing from Server-Timing), or when the call is cancelled
+            return client.fetchAsync(downstream, type, simulation.forTarget(downstream.timingName()), deadline)
+                    .doOnTerminate(end).doOnCancel(end);
+        });
+    }
+
+    private void ended(Downstream downstream, long start) {
+        long end = System.nanoTime();
+        finished.put(downstream, Duration.ofNanos(end - start));
+        if (!deadline.expired()) {
+            endedInTime.add(downstream);
+        }
+        wasted.ended(downstream, end);
     }
 }

@@ -18,7 +18,9 @@ public enum StrategyName {
     /** CompletableFuture.supplyAsync on a new virtual thread per call. */
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", "virtualThreadPerTask", "virtual"),
     /** StructuredTaskScope (JDK 25 preview, JEP 505): a virtual thread per call, siblings cancelled on failure. */
-    SCOPE_FORK("scopeFork", "structured", "scope");
+    SCOPE_FORK("scopeFork", "structured", "scope"),
+    /** WebClient on HttpClient 5's async client, joined with Mono.zip: no thread waits, siblings cancelled on failure. */
+    REACTIVE("reactive", "webclient");
 
     private final String parameterValue;
     private final List<String> aliases;

@@ -10,7 +10,9 @@ import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.DownstreamClient;
 import lab.fanout.main.client.FanoutException;
 import lab.fanout.main.config.FanoutProperties;
+import lab.fanout.main.strategy.AsyncFanoutStrategy;
 import lab.fanout.main.strategy.FanoutCalls;
+import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Fetched;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
@@ -29,7 +31,12 @@ import org.springframework.web.bind.annotation.RestController;
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
  * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}), on the fan-out's errors too (not on a 400:
- * binding fails before this controller runs).
+ * binding fails before this controller runs). {@code X-Fanout-Request-Thread} names the thread that ran this handler,
+ * also for the reactive strategy, whose answer is written later from an async dispatch.
+ * <p>
+ * The blocking strategies answer on the request thread, as they always have. An {@link AsyncFanoutStrategy} answers
+ * with a {@code Mono}: Spring MVC starts an async request, releases the request thread, and writes the answer, or the
+ * problem, when the Mono ends.
  */
 @RestController
 @RequestMapping("/backoffice/api/v1/backoffice")
@@ -48,28 +55,47 @@ class BackofficeController {
         this.deadline = properties.deadline();
     }
 
+    /** @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy}) */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
-    ResponseEntity<List<OrderView>> orders(@RequestParam StrategyName concurrency, @Valid Simulation simulation) {
+    Object orders(@RequestParam StrategyName concurrency, @Valid Simulation simulation) {
         long start = System.nanoTime();
+        boolean virtual = Thread.currentThread().isVirtual();
         FanoutCalls calls = new FanoutCalls(client, simulation, Deadline.after(deadline));
+        FanoutStrategy strategy = strategies.get(concurrency);
+        if (strategy instanceof AsyncFanoutStrategy async) {
+            return async.fetchAsync(calls)
+                    .map(fetched -> answer(concurrency, calls, start, virtual, fetched))
+                    .onErrorMap(FanoutException.class, e -> problem(e, concurrency, calls, start, virtual))
+                    .doFinally(signal -> calls.answered(concurrency));   // also when the caller went away (cancel)
+        }
         Fetched fetched;
         try {
-            fetched = strategies.get(concurrency).fetch(calls);
+            fetched = strategy.fetch(calls);
         } catch (FanoutException e) {
-            e.getBody().setProperty("strategy", concurrency.toString());
-            e.getHeaders().addAll(headers(concurrency, calls, start));
-            throw e;
+            throw problem(e, concurrency, calls, start, virtual);
         } finally {
             calls.answered(concurrency);
         }
-        return ResponseEntity.ok().headers(headers(concurrency, calls, start)).body(OrderView.join(fetched));
+        return answer(concurrency, calls, start, virtual, fetched);
     }
 
-    private static HttpHeaders headers(StrategyName strategy, FanoutCalls calls, long start) {
+    private static ResponseEntity<List<OrderView>> answer(StrategyName strategy, FanoutCalls calls, long start,
+                                                          boolean virtual, Fetched fetched) {
+        return ResponseEntity.ok().headers(headers(strategy, calls, start, virtual)).body(OrderView.join(fetched));
+    }
+
+    private static FanoutException problem(FanoutException e, StrategyName strategy, FanoutCalls calls, long start,
+                                           boolean virtual) {
+        e.getBody().setProperty("strategy", strategy.toString());
+        e.getHeaders().addAll(headers(strategy, calls, start, virtual));
+        return e;
+    }
+
+    private static HttpHeaders headers(StrategyName strategy, FanoutCalls calls, long start, boolean virtual) {
         HttpHeaders headers = new HttpHeaders();
         headers.set("Server-Timing", calls.serverTiming(Duration.ofNanos(System.nanoTime() - start)));
         headers.set(STRATEGY_HEADER, strategy.toString());
-        headers.set(THREAD_HEADER, Thread.currentThread().isVirtual() ? "virtual" : "platform");
+        headers.set(THREAD_HEADER, virtual ? "virtual" : "platform");
         return headers;
     }
 }

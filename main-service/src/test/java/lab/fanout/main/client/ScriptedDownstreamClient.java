@@ -13,9 +13,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import lab.fanout.common.Simulation;
 import lab.fanout.main.config.FanoutProperties;
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * A {@link DownstreamClient} that answers from a script instead of over HTTP, keeping the real client's contract: a
@@ -24,7 +26,8 @@ import org.springframework.web.client.RestClient;
  * call that blocks past the deadline, like a downstream trickling its body byte by byte.
  * <p>
  * Records what happened to each call, so that tests can tell a sibling that was interrupted from one that was left
- * to finish, without measuring time.
+ * to finish, without measuring time. {@link #fetchAsync} runs the same script on a virtual thread of its own, and
+ * cancelling it interrupts that thread: a scripted stand-in for the async client's aborted exchange.
  */
 public final class ScriptedDownstreamClient extends DownstreamClient {
 
@@ -33,6 +36,10 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
             new FanoutProperties.Downstreams(UNUSED, UNUSED, UNUSED),
             new FanoutProperties.Pool(1, 1, Duration.ofSeconds(1)),
             Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+
+    /** With its own exchange function, a WebClient builds no connector (and starts no I/O threads). */
+    private static final WebClient NO_HTTP = WebClient.builder()
+            .exchangeFunction(request -> Mono.error(new IllegalStateException("scripted: no HTTP"))).build();
 
     private sealed interface Reply {
         Duration after();
@@ -51,7 +58,7 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private final AtomicInteger running = new AtomicInteger();
 
     public ScriptedDownstreamClient() {
-        super(RestClient.create(), PROPERTIES, new FanoutCallMeters(new SimpleMeterRegistry()));
+        super(RestClient.create(), NO_HTTP, PROPERTIES, new FanoutCallMeters(new SimpleMeterRegistry()));
     }
 
     /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */
@@ -103,6 +110,21 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
         } finally {
             running.decrementAndGet();
         }
+    }
+
+    @Override
+    public <T> Mono<List<T>> fetchAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type,
+                                        Simulation simulation, Deadline deadline) {
+        return Mono.create(sink -> {
+            Thread call = Thread.ofVirtual().start(() -> {
+                try {
+                    sink.success(fetch(downstream, type, simulation, deadline));
+                } catch (RuntimeException e) {
+                    sink.error(e);
+                }
+            });
+            sink.onCancel(call::interrupt);
+        });
     }
 
     /** @return the calls that were made, in no particular order */

@@ -37,13 +37,18 @@ import static org.awaitility.Awaitility.await;
  * {@link ScriptedDownstreamClient}: no HTTP, no Spring. The same {@link Fetched}, failures passed on unchanged, the
  * deadline, and what each strategy does with the sibling calls (README, "Strategies"). Sibling behaviour is read from
  * what happened to each call (interrupted, left to finish, never made), not from a clock.
+ * <p>
+ * The reactive strategy runs here on the scripted client's {@code fetchAsync} (a virtual thread per call, interrupted
+ * when cancelled), through its blocking {@code fetch}: this checks its joining, failure and deadline logic. That it
+ * cancels real async HTTP exchanges, and that the controller answers it asynchronously, is checked against WireMock
+ * fakes (web/DownstreamFailureIntegrationTest, DeadlineIntegrationTest, ReactiveIntegrationTest).
  */
 class FanoutStrategyTest {
 
     private static final StrategyConfig CONFIG = new StrategyConfig();
     private static final List<FanoutStrategy> ALL = List.of(new SequentialStrategy(),
             CONFIG.completableFutureStrategy(), CONFIG.threadPerTaskStrategy(), CONFIG.virtualThreadPerTaskStrategy(),
-            new StructuredScopeStrategy());
+            new StructuredScopeStrategy(), new ReactiveStrategy());
     /** Also checks that every StrategyName has exactly one strategy. */
     private static final StrategyRegistry STRATEGIES = new StrategyRegistry(ALL);
 
@@ -116,7 +121,7 @@ class FanoutStrategyTest {
      * calls on the request thread and relies on the client's timeouts.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
     void parallelStrategiesEndAtTheDeadlineEvenWhenACallIgnoresIt(StrategyName strategy) {
         answerAll(NOW);
         downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
@@ -167,6 +172,22 @@ class FanoutStrategyTest {
         assertThat(downstreams.completed()).isEmpty();
     }
 
+    /**
+     * {@code Mono.zip} cancels the siblings of the first failed call; cancelling a call aborts it (here: interrupts
+     * its scripted thread), so they never answer. The cancellation is asynchronous to the failure, hence the wait.
+     */
+    @Test
+    void reactiveCancelsTheSiblingsOfAFailedCall() {
+        FanoutException failure = downstreamError(ORDERS);
+        answerAll(LONG);
+        downstreams.fail(ORDERS, failure, ms(50));
+
+        assertThatThrownBy(() -> fetch(StrategyName.REACTIVE, AMPLE)).isSameAs(failure);
+        await().atMost(Duration.ofSeconds(2)).until(() -> downstreams.interrupted().size() == 2);
+        assertThat(downstreams.interrupted()).containsExactlyInAnyOrder(PRODUCTS, ACCOUNTS);
+        assertThat(downstreams.completed()).containsExactly(ORDERS);
+    }
+
     /** {@code allOf} completes only when every call has: the siblings of a failed call run to their end. */
     @ParameterizedTest
     @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
@@ -187,7 +208,7 @@ class FanoutStrategyTest {
      * parallelism 3 (orders first), so there the earliest failure is orders'.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
     void parallelStrategiesReportTheEarliestFailure(StrategyName strategy) {
         FanoutException late = downstreamError(ORDERS);
         FanoutException early = downstreamError(PRODUCTS);
@@ -219,7 +240,7 @@ class FanoutStrategyTest {
      * is not left set on the thread that writes the answer.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
     void anInterruptedWaitIs503InterruptedAndHandled(StrategyName strategy) throws Exception {
         answerAll(Duration.ofSeconds(2));
         CompletableFuture<Throwable> failure = new CompletableFuture<>();

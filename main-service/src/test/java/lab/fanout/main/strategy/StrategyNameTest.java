@@ -15,7 +15,7 @@ class StrategyNameTest {
     void toStringIsTheSeedsParameterValue() {
         assertThat(StrategyName.values()).extracting(Object::toString).containsExactly("sequential",
                 "completableFuture", "completableFutureWithThreadTaskExecutor",
-                "completableFutureWithVirtualTaskExecutor", "scopeFork");
+                "completableFutureWithVirtualTaskExecutor", "scopeFork", "reactive");
     }
 
     @ParameterizedTest
@@ -30,7 +30,7 @@ class StrategyNameTest {
 
     @ParameterizedTest
     @CsvSource({"seq, SEQUENTIAL", "cf, COMPLETABLE_FUTURE", "threads, THREAD_PER_TASK",
-            "virtual, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK"})
+            "virtual, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK", "webclient, REACTIVE"})
     void knowsTheShortAliases(String alias, StrategyName strategy) {
         assertThat(StrategyName.fromParameter(alias)).isEqualTo(strategy);
     }
@@ -39,6 +39,6 @@ class StrategyNameTest {
     void rejectsAnUnknownNameListingTheValidOnes() {
         assertThatIllegalArgumentException().isThrownBy(() -> StrategyName.fromParameter("fast"))
                 .withMessage("'fast' is not one of [sequential, completableFuture, "
-                        + "completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork]");
+                        + "completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork, reactive]");
     }
 }

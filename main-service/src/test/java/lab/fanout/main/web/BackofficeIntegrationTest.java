@@ -169,6 +169,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
     @CsvSource({
             "seq, sequential",
             "SCOPEFORK, scopeFork",
+            "WebClient, reactive",
     })
     void acceptsShortAliasesAndAnyCase(String value, String strategy) {
         serveAll(0);

@@ -18,6 +18,8 @@ import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
+import org.apache.hc.core5.pool.PoolStats;
 import org.assertj.core.api.AssertProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -81,6 +83,10 @@ abstract class FanoutIntegrationTest {
 
     @Autowired
     PoolingHttpClientConnectionManager downstreamConnectionPool;
+
+    /** The reactive strategy's pool (HttpClient's async client): checked wherever the blocking pool is. */
+    @Autowired
+    PoolingAsyncClientConnectionManager downstreamAsyncConnectionPool;
 
     @DynamicPropertySource
     static void downstreamUrls(DynamicPropertyRegistry registry) {
@@ -153,15 +159,23 @@ abstract class FanoutIntegrationTest {
         });
     }
 
+    /** Both pools: the blocking strategies' and the reactive strategy's. */
     void assertPoolIdle() {
-        var stats = downstreamConnectionPool.getTotalStats();
-        assertThat(stats.getLeased()).as("leased pooled connections").isZero();
-        assertThat(stats.getPending()).as("callers waiting for a pooled connection").isZero();
+        for (var stats : new PoolStats[] {downstreamConnectionPool.getTotalStats(),
+                downstreamAsyncConnectionPool.getTotalStats()}) {
+            assertThat(stats.getLeased()).as("leased pooled connections").isZero();
+            assertThat(stats.getPending()).as("callers waiting for a pooled connection").isZero();
+        }
+    }
+
+    /** @return connections leased now from both pools */
+    int leased() {
+        return downstreamConnectionPool.getTotalStats().getLeased() + downstreamAsyncConnectionPool.getTotalStats().getLeased();
     }
 
     /**
      * @return how many rounds of one downstream latency the strategy needs for its three blocking calls on this
-     * JVM: sequential 3, the thread-per-task and structured strategies 1, and {@code completableFuture}
+     * JVM: sequential 3, the thread-per-task, structured and reactive strategies 1, and {@code completableFuture}
      * ceil(3 / common-pool parallelism), because the common pool runs at most that many blocking calls at once
      * (parallelism = cores - 1, so 1 on 2 cores, where it is effectively sequential)
      */
@@ -169,7 +183,7 @@ abstract class FanoutIntegrationTest {
         return switch (strategy) {
             case SEQUENTIAL -> 3;
             case COMPLETABLE_FUTURE -> Math.ceilDiv(3, Math.min(3, ForkJoinPool.getCommonPoolParallelism()));
-            case THREAD_PER_TASK, VIRTUAL_THREAD_PER_TASK, SCOPE_FORK -> 1;
+            case THREAD_PER_TASK, VIRTUAL_THREAD_PER_TASK, SCOPE_FORK, REACTIVE -> 1;
         };
     }
 

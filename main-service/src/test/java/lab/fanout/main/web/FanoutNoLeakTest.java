@@ -138,9 +138,7 @@ class FanoutNoLeakTest extends FanoutIntegrationTest {
     /** Waits, bounded, until no connection is leased or awaited, no call runs and no fan-out thread lives. */
     private void settled() {
         await().atMost(SETTLE).pollInterval(Duration.ofMillis(100)).pollInSameThread().untilAsserted(() -> {
-            var pool = downstreamConnectionPool.getTotalStats();
-            assertThat(pool.getLeased()).as("leased connections").isZero();
-            assertThat(pool.getPending()).as("callers waiting for a connection").isZero();
+            assertPoolIdle();   // both pools, the reactive strategy's included
             assertThat(calls.inFlight()).as("calls in flight").isZero();
             assertThat(LiveThreads.matching("fanout-platform-", "fanout-virtual-", "fanout"))
                     .as("fan-out threads and scopes").allMatch(t -> t.contains("fanout-deadline-alarm"));
