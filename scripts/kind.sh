@@ -83,7 +83,7 @@ load() {
   load_images
   kc delete job hey-load --ignore-not-found   # a Job runs once; a new run is a new Job
   kubectl --context "$context" apply -k k8s/tests/with-load-test
-  echo "following the hey-load Job (about 5 minutes; Ctrl-C stops following, not the Job) ..."
+  echo "following the hey-load Job (about 6 minutes; Ctrl-C stops following, not the Job) ..."
   kc logs -f job/hey-load --pod-running-timeout=2m
 }
 

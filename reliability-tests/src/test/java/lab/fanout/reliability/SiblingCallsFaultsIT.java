@@ -17,7 +17,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * What becomes of the sibling calls when one call fails, measured at the real downstreams: orders fails at once
  * ({@code errorRate=1}, a failure skips the latency) while products and accounts take 3 s. StructuredTaskScope
- * cancels the siblings (the downstreams count them abandoned) and answers at once; the CompletableFuture strategies
+ * cancels the siblings (the downstreams count them abandoned) and answers at once; reactive's {@code Mono.zip} does
+ * too, but a sibling it cancels before its request went out (still leasing or opening a connection) never reaches
+ * its downstream, so every sibling that arrives is abandoned, and none answered; the CompletableFuture strategies
  * wait for both siblings and answer after them; sequential never calls them.
  */
 class SiblingCallsFaultsIT {
@@ -29,7 +31,7 @@ class SiblingCallsFaultsIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"sequential", "completableFuture", "completableFutureWithThreadTaskExecutor",
-            "completableFutureWithVirtualTaskExecutor", "scopeFork"})
+            "completableFutureWithVirtualTaskExecutor", "scopeFork", "reactive"})
     void siblingsOfAFailedCall(String strategy) throws Exception {
         LocalSystem system = RunningServices.get();
         double abandonedBefore = abandoned(system);
@@ -53,6 +55,16 @@ class SiblingCallsFaultsIT {
                 assertThat(timeToError).isLessThan(Duration.ofMillis(SIBLING_MS - 1000));
                 // each sibling notices the closed connection when its 3 s of work end
                 await().atMost(Duration.ofSeconds(15)).until(() -> abandoned(system) == abandonedBefore + 2);
+            }
+            case "reactive" -> {
+                assertThat(timeToError).isLessThan(Duration.ofMillis(SIBLING_MS - 1000));
+                // by now a sibling that arrived has ended its 3 s of work, abandoned or (were it not cancelled) answered
+                Thread.sleep(SIBLING_MS + 1000);
+                // each sibling that arrived is counted abandoned when its work ends; an answered one never is
+                await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(abandoned(system) - abandonedBefore)
+                        .as("siblings abandoned = sibling calls that reached a downstream")
+                        .isEqualTo(siblingCalls(system) - siblingCallsBefore));
+                assertThat(siblingCalls(system) - siblingCallsBefore).as("sibling calls").isBetween(0.0, 2.0);
             }
             default -> {
                 assertThat(timeToError).isGreaterThanOrEqualTo(Duration.ofMillis(SIBLING_MS));

@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
                 + " results.md, charts (PNG), environment.txt, raw driver output.",
                 "Without --base-url it starts and stops the four services itself on free ports (a running ./lab up is"
                 + " left alone, but shares the CPU: stop it for clean numbers)."},
-        footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 8 min on 2 cores)",
+        footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 10 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",

@@ -27,8 +27,9 @@ import lab.fanout.bench.system.LocalSystem.LaunchSpec;
  * other two healthy) and each strategy, a few requests one at a time, and for each request what the caller and the
  * services saw: the answer and how long it took (time to error), the downstream calls made and what became of them
  * (abandoned by main-service, finished after the budget it sent), calls that finished after the answer (wasted), and
- * what was still busy right after the answer (calls in flight, each holding a thread and a pooled connection or
- * waiting for one; pooled connections leased; platform threads above the idle baseline) and for how long.
+ * what was still busy right after the answer (calls in flight, each holding a pooled connection or waiting for one,
+ * and a thread too for every strategy but reactive; pooled connections leased, of both pools; platform threads above
+ * the idle baseline) and for how long.
  * <p>
  * Figures come from the services' own meters at {@code /actuator/prometheus} (main-service: {@code fanout_calls_*},
  * {@code jvm_threads_live_threads}; downstreams: {@code downstream_requests_abandoned_total},
@@ -227,7 +228,9 @@ public final class FaultsPreset {
         return "## Failure modes per strategy (`./lab bench --preset faults`)\n\n"
                 + "Virtual profile, main-service deadline " + DEADLINE.toSeconds() + " s, response timeout 5 s; "
                 + REQUESTS_PER_CELL + " requests per row, one at a time; counts are per request (mean). "
-                + "\"Calls in flight\" each hold a thread and a pooled connection; \"busy after the answer\" is how long"
+                + "\"Calls in flight\" each hold a pooled connection, and a thread too for every strategy but reactive"
+                + " (whose calls run on HttpClient's I/O reactor threads); \"pooled connections leased\" counts both"
+                + " pools (the blocking strategies' and reactive's); \"busy after the answer\" is how long"
                 + " main-service still ran calls of that request after answering it.\n\n"
                 + String.join("\n", tables);
     }

@@ -13,7 +13,9 @@ import java.util.Map;
  * λ ≤ capacity ÷ time each request holds it:
  * <ul>
  * <li>clients: c in-flight requests (hey -c), each held for the ideal latency W → c ÷ W</li>
- * <li>request threads (platform profile only): Tomcat's max threads T, each held for W → T ÷ W</li>
+ * <li>request threads (platform profile only, and only for a strategy that holds its request thread while its calls
+ *     run: not reactive, whose request thread is released at once and comes back only for the short async dispatch
+ *     that writes the answer): Tomcat's max threads T, each held for W → T ÷ W</li>
  * <li>pool: P connections in total, a request holds 3 for one latency each → P ÷ (3 × latency), which is
  *     (P ÷ calls in flight per request) ÷ W for parallel (3, 1 × latency) and sequential (1, 3 × latency) alike;
  *     and one route's R connections, held for one latency per request → R ÷ latency</li>
@@ -49,7 +51,8 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
-     * @param threads      Tomcat max threads; ignored under the virtual profile (a virtual thread per request)
+     * @param threads      Tomcat max threads; ignored under the virtual profile (a virtual thread per request) and for a
+     *                     strategy that does not hold its request thread ({@link Strategy#holdsRequestThread()})
      * @param poolTotal    fanout.pool.max-total
      * @param poolPerRoute fanout.pool.max-per-route
      * @param latencyMs    downstream latency of one call, ms
@@ -62,7 +65,7 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
         double w = latency * callsOnCriticalPath(strategy, parallelism);
         Map<String, Double> limits = new LinkedHashMap<>();
         limits.put("clients", concurrency / w);
-        if (!virtualProfile) {
+        if (!virtualProfile && strategy.holdsRequestThread()) {
             limits.put("request threads", threads / w);
         }
         limits.put("pool", poolTotal / (3 * latency));

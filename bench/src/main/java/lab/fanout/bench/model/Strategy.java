@@ -15,7 +15,8 @@ public enum Strategy {
             "newThreadPerTaskExecutor", "threadPerTask", "threads"),
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "CompletableFuture",
             "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask", "virtual"),
-    SCOPE_FORK("scopeFork", Shape.PARALLEL, "ScopeFork", "StructuredTaskScope", "structured", "scope");
+    SCOPE_FORK("scopeFork", Shape.PARALLEL, "ScopeFork", "StructuredTaskScope", "structured", "scope"),
+    REACTIVE("reactive", Shape.PARALLEL, "Mono.zip", "WebClient (HttpClient 5 async)", "webclient");
 
     /** How the three downstream calls of one request are run, which decides the ideal latency. */
     public enum Shape {
@@ -50,11 +51,22 @@ public enum Strategy {
                 .filter(s -> Stream.concat(Stream.of(s.parameter), s.aliases.stream()).anyMatch(value.trim()::equalsIgnoreCase))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("strategy '" + value + "' is not one of "
-                        + Arrays.toString(values()) + " (aliases: seq, cf, threads, virtual, scope)"));
+                        + Arrays.toString(values()) + " (aliases: " + String.join(", ", Arrays.stream(values())
+                        .flatMap(s -> s.aliases.stream()).toList()) + ")"));
     }
 
     public Shape shape() {
         return shape;
+    }
+
+    /**
+     * Whether a request holds its servlet request thread while its calls run. The reactive strategy returns a Mono to
+     * Spring MVC, which releases the request thread at once and answers from an async dispatch when the Mono ends, so
+     * Tomcat's max threads do not bound it (the pool, the route, the clients and the CPU do); every other strategy
+     * waits on the request thread.
+     */
+    public boolean holdsRequestThread() {
+        return this != REACTIVE;
     }
 
     /** @return a name short enough for chart axes, e.g. {@code threadPerTask} */
@@ -65,6 +77,7 @@ public enum Strategy {
             case THREAD_PER_TASK -> "threadPerTask";
             case VIRTUAL_THREAD_PER_TASK -> "virtualThreadPerTask";
             case SCOPE_FORK -> "scopeFork";
+            case REACTIVE -> "reactive";
         };
     }
 

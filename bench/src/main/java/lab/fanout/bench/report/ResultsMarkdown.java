@@ -128,8 +128,10 @@ public final class ResultsMarkdown {
               (min–max in brackets).
             - **Bound**: the tighter of the two in **Little's law · CPU bound**; the limit says which resource sets it.
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
-              (platform only), pool ÷ (3 × latency), route ÷ latency, common-pool parallelism ÷ (3 × latency); W = ideal
-              latency = 1 × latency (parallel) or 3 × latency (sequential). The CPU bound: cores ÷ D (utilisation law
+              (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,
+              the route, the clients and the CPU bound it), pool ÷ (3 × latency), route ÷ latency, common-pool
+              parallelism ÷ (3 × latency); W = ideal latency = 1 × latency (parallel, reactive included) or 3 × latency
+              (sequential). The CPU bound: cores ÷ D (utilisation law
               and bottleneck bound, Denning and Buzen 1978), cores = main-service's availableProcessors, D = CPU ms per
               request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
               itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
@@ -141,7 +143,9 @@ public final class ResultsMarkdown {
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the
               clients running out of requests one by one, left out).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
-              are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections. n/a = metric absent.
+              are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections, summed over
+              main-service's two pools (the blocking strategies' and reactive's async one; a cell uses one of them, the
+              other stays idle). n/a = metric absent.
             - **CPU ms/req**: each process's CPU (utime + stime, /proc/<pid>/stat, from just before the driver starts to
               just after it ends) ÷ the answered requests, any status; for a downstream that is per call (each answer
               made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.

@@ -14,11 +14,13 @@ class MatrixFileTest {
     @Test
     void presetsParse() {
         List<Cell> quick = MatrixFile.preset("quick").cells();
-        assertThat(quick).hasSize(10).allMatch(c -> c.concurrency() == 100 && c.latencyMs() == 200 && c.repetitions() >= 3);
+        assertThat(quick).hasSize(12).allMatch(c -> c.concurrency() == 100 && c.latencyMs() == 200 && c.repetitions() >= 3);
         assertThat(quick).extracting(Cell::strategy).containsOnly(Strategy.values());
-        assertThat(MatrixFile.preset("seed").cells()).hasSize(14)
+        assertThat(MatrixFile.preset("seed").cells()).hasSize(16)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
-        assertThat(MatrixFile.preset("scale").cells()).hasSize(32).anyMatch(c -> c.concurrency() == 5000);
+        assertThat(MatrixFile.preset("scale").cells()).hasSize(48).anyMatch(c -> c.concurrency() == 5000)
+                .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
+                        Strategy.REACTIVE);
         assertThatThrownBy(() -> MatrixFile.preset("fast"))
                 .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, faults]");
     }
@@ -27,8 +29,8 @@ class MatrixFileTest {
     void cellsAreOrderedForTheFewestRestarts() {
         List<Cell> cells = MatrixFile.preset("quick").cells();
         // all virtual cells first, then all platform ones: main-service restarts once
-        assertThat(cells.subList(0, 5)).allMatch(c -> c.profile().equals("virtual"));
-        assertThat(cells.subList(5, 10)).allMatch(c -> c.profile().equals("platform"));
+        assertThat(cells.subList(0, 6)).allMatch(c -> c.profile().equals("virtual"));
+        assertThat(cells.subList(6, 12)).allMatch(c -> c.profile().equals("platform"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package lab.fanout.bench.model;
 import org.junit.jupiter.api.Test;
 
 import static lab.fanout.bench.model.Strategy.COMPLETABLE_FUTURE;
+import static lab.fanout.bench.model.Strategy.REACTIVE;
 import static lab.fanout.bench.model.Strategy.SCOPE_FORK;
 import static lab.fanout.bench.model.Strategy.SEQUENTIAL;
 import static lab.fanout.bench.model.Strategy.THREAD_PER_TASK;
@@ -34,6 +35,35 @@ class BoundTest {
         assertThat(parallel.limit()).isEqualTo("request threads");
         Bound sequential = Bound.of(SEQUENTIAL, false, 200, 10, 500, 500, 2000, 1, null);
         assertThat(sequential.requestsPerSecond()).isCloseTo(10 / 6.0, within(1e-9));
+    }
+
+    @Test
+    void reactiveReleasesItsRequestThread_soTomcatThreadsDoNotBoundItUnderPlatform() {
+        // the seed table's platform cell: 10 threads would cap a waiting strategy at 10 / 2 s = 5 req/s
+        Bound b = Bound.of(REACTIVE, false, 200, 10, 500, 500, 2000, 1, null);
+        assertThat(b.ceilings()).doesNotContainKey("request threads");
+        assertThat(b.requestsPerSecond()).isCloseTo(500 / 6.0, within(1e-9));   // pool: 500 ÷ (3 × 2 s)
+        assertThat(b.limit()).isEqualTo("pool");
+        // with a pool too large to bind, the clients do: 200 ÷ 2 s, as under the virtual profile
+        Bound clients = Bound.of(REACTIVE, false, 200, 10, 5000, 5000, 2000, 1, null);
+        assertThat(clients.requestsPerSecond()).isCloseTo(100, within(1e-9));
+        assertThat(clients.limit()).isEqualTo("clients");
+        assertThat(clients.ceilings()).isEqualTo(Bound.of(REACTIVE, true, 200, 10, 5000, 5000, 2000, 1, null).ceilings());
+    }
+
+    @Test
+    void reactiveIsParallel_oneLatencyOnTheCriticalPath() {
+        Bound b = Bound.of(REACTIVE, true, 100, 200, 500, 500, 200, 1, null);
+        assertThat(b.requestsPerSecond()).isCloseTo(500, within(1e-9));
+        assertThat(b.limit()).isEqualTo("clients");
+    }
+
+    @Test
+    void everyStrategyButReactiveHoldsItsRequestThread() {
+        for (Strategy s : Strategy.values()) {
+            assertThat(Bound.of(s, false, 1000, 10, 5000, 5000, 200, 4, null).ceilings().containsKey("request threads"))
+                    .as(s.toString()).isEqualTo(s != REACTIVE);
+        }
     }
 
     @Test

@@ -49,11 +49,24 @@ class ReactiveHttpClientConfig {
                 .build();
     }
 
-    /** Its I/O reactor threads (one per core, {@code httpclient-dispatch-N}) run every call's I/O and callbacks. */
+    /**
+     * The async client's threads, counted and timed: {@code fanout_reactive_io_threads},
+     * {@code fanout_reactive_io_cpu_seconds_total} (a {@code MeterBinder} bean, so Boot binds it).
+     */
+    @Bean
+    ReactiveIoThreads reactiveIoThreads() {
+        return new ReactiveIoThreads();
+    }
+
+    /**
+     * Its I/O reactor threads (one per core, {@code reactive-io-N}, made by {@link ReactiveIoThreads}) run every
+     * call's I/O and callbacks.
+     */
     @Bean(destroyMethod = "close")
     CloseableHttpAsyncClient downstreamAsyncClient(PoolingAsyncClientConnectionManager downstreamAsyncConnectionPool,
-                                                   FanoutProperties properties) {
+                                                   FanoutProperties properties, ReactiveIoThreads reactiveIoThreads) {
         return CancellableConnector.abortable(HttpAsyncClients.custom())
+                .setThreadFactory(reactiveIoThreads)
                 .setConnectionManager(downstreamAsyncConnectionPool)
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setConnectionRequestTimeout(HttpClientConfig.timeout(properties.pool().acquireTimeout()))

@@ -92,6 +92,22 @@ class ReactiveIntegrationTest extends FanoutIntegrationTest {
                 .gauge()).as("the async pool's gauges").isNotNull();
     }
 
+    /**
+     * The I/O reactor's threads, which run every reactive call: one per core (IOReactorConfig's default) plus the one
+     * that started them, and the CPU they used. A dashboard panel reads these two.
+     */
+    @Test
+    void theIoReactorThreadsAreCountedAndTheirCpuTimed() {
+        serveAll(0);
+
+        assertThat(backoffice("concurrency=reactive&latencyMs=0")).hasStatusOk();
+
+        assertThat(registry.get("fanout.reactive.io.threads").gauge().value()).as("I/O dispatch threads + the starter")
+                .isEqualTo(Runtime.getRuntime().availableProcessors() + 1);
+        assertThat(registry.get("fanout.reactive.io.cpu").functionCounter().count()).as("CPU seconds of those threads")
+                .isPositive();
+    }
+
     /** @return the count of http.client.requests tagged with each downstream's name and catalogue path */
     private Map<Downstream, Long> clientRequests() {
         Map<Downstream, Long> counts = new EnumMap<>(Downstream.class);
