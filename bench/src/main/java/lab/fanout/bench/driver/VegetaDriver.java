@@ -232,6 +232,11 @@ public final class VegetaDriver extends LoadDriver {
         return with(base, ".targets");
     }
 
+    /** @return whether {@link #locate} finds vegeta */
+    public static boolean installed() {
+        return locate().isPresent();
+    }
+
     /** @return vegeta on PATH, in $GOPATH/bin, ~/go/bin or `go env GOPATH`/bin, or empty */
     static Optional<Path> locate() {
         List<Path> candidates = new ArrayList<>();

@@ -20,7 +20,7 @@ class MatrixFileTest {
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
         assertThat(MatrixFile.preset("scale").cells()).hasSize(32).anyMatch(c -> c.concurrency() == 5000);
         assertThatThrownBy(() -> MatrixFile.preset("fast"))
-                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, faults]");
+                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, openclosed, faults]");
     }
 
     @Test
