@@ -181,8 +181,10 @@ public final class VegetaDriver extends LoadDriver {
      * <li>latency: from the moment each request was due ({@code began + (seq + 1) ÷ rate}, see the class comment) to
      * its answer, µs, every answered request (any status); vegeta's own latency (from the actual send) is kept as
      * {@link DriverRun#sendLatencyMicros()}.</li>
-     * <li>window: from the first due moment to the last answer, s, so that ok ÷ window is vegeta's own "throughput"
-     * (successes ÷ (duration + wait), {@code lib/metrics.go}): the achieved rate, to set beside the offered one.</li>
+     * <li>window: from the attack's start ({@code began}: n requests are due in its first n ÷ rate seconds) to the
+     * last answer, s, so that ok ÷ window, the achieved rate, cannot exceed the offered one and falls below it by the
+     * share of the requests that failed and by the time the last answers took. (vegeta's own "throughput" in {@code
+     * lib/metrics.go} is alike: successes ÷ (first to last send + wait).)</li>
      * <li>errors: {@code HTTP <code>} for an answer outside 2xx, {@code transport} for none (vegeta's code 0: refused,
      * reset, or its {@code -timeout}).</li>
      * </ul>
@@ -205,8 +207,7 @@ public final class VegetaDriver extends LoadDriver {
         SortedMap<String, Long> errors = new TreeMap<>();
         long answered = 0;
         long ok = 0;
-        double firstDue = began + intervalNanos;
-        double lastEnd = firstDue;
+        double lastEnd = began;
         for (Result r : results) {
             double end = r.timestampNanos() + (double) r.latencyNanos();
             lastEnd = Math.max(lastEnd, end);
@@ -224,7 +225,7 @@ public final class VegetaDriver extends LoadDriver {
                 errors.merge("HTTP " + r.code(), 1L, Long::sum);
             }
         }
-        return new DriverRun(results.size(), answered, ok, errors, (lastEnd - firstDue) / 1e9, fromDue, ratePerSecond,
+        return new DriverRun(results.size(), answered, ok, errors, (lastEnd - began) / 1e9, fromDue, ratePerSecond,
                 fromSend);
     }
 

@@ -132,8 +132,8 @@ class VegetaDriverTest {
         // request 0: answered at 140 ms, due at 100 ms: 40 ms
         assertThat(run.latencyMicros().getMaxValue()).isBetween(39_900L, 40_100L);
         assertThat(run.sendLatencyMicros().getMaxValue()).isBetween(9_990L, 10_010L);
-        // from the first due time (100 ms) to the last answer (310 ms)
-        assertThat(run.windowSeconds()).isCloseTo(0.21, within(1e-9));
+        // from the start (0: the first request is due one interval after it) to the last answer (310 ms)
+        assertThat(run.windowSeconds()).isCloseTo(0.31, within(1e-9));
     }
 
     @Test
@@ -150,8 +150,8 @@ class VegetaDriverTest {
         assertThat(run.ok()).isEqualTo(1);
         assertThat(run.errors()).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of("HTTP 503", 1L, "transport", 2L)));
         assertThat(run.latencyMicros().getTotalCount()).isEqualTo(2);
-        // the timed-out request ends the window: 100 ms (first due) .. 300 ms + 20 s
-        assertThat(run.windowSeconds()).isCloseTo(20.2, within(1e-9));
+        // the timed-out request ends the window: 0 (the start) .. 300 ms + 20 s
+        assertThat(run.windowSeconds()).isCloseTo(20.3, within(1e-9));
     }
 
     @Test

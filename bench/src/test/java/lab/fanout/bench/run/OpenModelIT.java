@@ -97,7 +97,7 @@ class OpenModelIT {
             assertThat(Long.parseLong(r.get("requests"))).isEqualTo(Math.round(offered * 2));
             assertThat(Long.parseLong(r.get("answered")) + transport(r.get("error_kinds")))
                     .isEqualTo(Math.round(offered * 2));
-            // ok ÷ (first due .. last answer): below the offered rate by construction
+            // ok ÷ (start of the attack .. last answer): at most the offered rate by construction
             assertThat(Double.parseDouble(r.get("achieved_rate_req_per_s"))).isPositive().isLessThanOrEqualTo(offered);
             // the downstreams answer after 50 ms: no request can be faster, from its due time or from its send
             assertThat(Double.parseDouble(r.get("p50_ms"))).isGreaterThanOrEqualTo(50);
