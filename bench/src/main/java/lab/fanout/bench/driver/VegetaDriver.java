@@ -104,6 +104,18 @@ public final class VegetaDriver extends LoadDriver {
                 "-max-body", "0", "-output", with(base, ".vegeta.bin").getFileName().toString());
     }
 
+    /** @return e.g. {@code echo 'GET http://…' | vegeta attack -rate 200/1s … | vegeta report}: no files needed */
+    @Override
+    public String reproduce(Load load, Path base) {
+        List<String> attack = new ArrayList<>(command(load, base));
+        int targets = attack.indexOf("-targets");
+        attack.subList(targets, targets + 2).clear();
+        int output = attack.indexOf("-output");
+        attack.subList(output, output + 2).clear();
+        attack.set(0, "vegeta");
+        return "echo 'GET " + load.url() + "' | " + String.join(" ", attack) + " | vegeta report";
+    }
+
     @Override
     public DriverRun run(Load load, Path base) throws InterruptedException {
         try {

@@ -117,20 +117,30 @@ public final class Charts {
                 .title("Achieved throughput: open model vs closed loop")
                 .xAxisTitle(x).yAxisTitle("req/s").build();
         throughput.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        // one colour per model (open blue, closed red), p99 solid and p50 dashed
         for (var model : List.of(java.util.Map.entry("open model (vegeta)", open), java.util.Map.entry("closed loop", closed))) {
             List<CellResult> rows = model.getValue();
+            java.awt.Color colour = rows == open ? new java.awt.Color(0x1f77b4) : new java.awt.Color(0xd62728);
             double[] xs = rows.stream().mapToDouble(Charts::offered).toArray();
-            latency.addSeries(model.getKey() + " p99", xs, rows.stream().mapToDouble(r -> drawable(r.latencyMs(99), true)).toArray());
+            XYSeries p99 = latency.addSeries(model.getKey() + " p99", xs,
+                    rows.stream().mapToDouble(r -> drawable(r.latencyMs(99), true)).toArray());
+            p99.setLineColor(colour);
+            p99.setMarkerColor(colour);
             XYSeries p50 = latency.addSeries(model.getKey() + " p50", xs,
                     rows.stream().mapToDouble(r -> drawable(r.latencyMs(50), true)).toArray());
             p50.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
                     10f, new float[] {6f, 4f}, 0f));
-            throughput.addSeries(model.getKey(), xs,
+            p50.setLineColor(colour);
+            p50.setMarkerColor(colour);
+            XYSeries achieved = throughput.addSeries(model.getKey(), xs,
                     rows.stream().mapToDouble(r -> drawable(r.throughputMedian() == null ? Double.NaN : r.throughputMedian(), false)).toArray());
+            achieved.setLineColor(colour);
+            achieved.setMarkerColor(colour);
         }
         double[] all = cells.stream().mapToDouble(Charts::offered).sorted().toArray();
         XYSeries offered = throughput.addSeries("offered", new double[] {all[0], all[all.length - 1]},
                 new double[] {all[0], all[all.length - 1]});
+        offered.setLineColor(java.awt.Color.GRAY);
         offered.setMarker(SeriesMarkers.NONE).setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT,
                 java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
         return java.util.Optional.of(List.of(latency, throughput));

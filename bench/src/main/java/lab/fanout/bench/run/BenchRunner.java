@@ -174,7 +174,7 @@ public final class BenchRunner {
                     MachineCpu.othersPercent(cpu, end), MachineCpu.secondsByProcess(cpu, end)));
             last = run;
         }
-        String command = LoadDriver.shellLine(driverFor(cell).command(first, Path.of(id + "-rep1")));
+        String command = driverFor(cell).reproduce(first, Path.of(id + "-rep1"));
         return new CellResult(index, cell, d, littlesLaw, reps, scraper.heapBytes(), command);
     }
 

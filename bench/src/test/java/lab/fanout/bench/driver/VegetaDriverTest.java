@@ -168,6 +168,9 @@ class VegetaDriverTest {
         assertThat(String.join(" ", c)).isEqualTo("/opt/go/bin/vegeta attack -targets 01-cell-rep1.targets -rate 200/1s"
                 + " -duration 10000ms -timeout 20s -workers 20 -max-body 0 -output 01-cell-rep1.vegeta.bin");
         assertThat(c).doesNotContain("-max-workers");
+        assertThat(vegeta.reproduce(load, Path.of("raw/01-cell-rep1"))).isEqualTo(
+                "echo 'GET http://127.0.0.1:8080/aggregate?strategy=scopeFork' | vegeta attack -rate 200/1s"
+                        + " -duration 10000ms -timeout 20s -workers 20 -max-body 0 | vegeta report");
         Load warmup = new Load(load.url(), 20, null, 5, 200.0, 0);
         assertThat(vegeta.command(warmup, Path.of("w"))).containsSequence("-duration", "5000ms").containsSequence("-timeout", "0s");
     }

@@ -105,7 +105,7 @@ class OpenModelIT {
             assertThat(Double.parseDouble(r.get("p99_ms"))).isGreaterThanOrEqualTo(Double.parseDouble(r.get("sent_p99_ms")) - 1);
             // no clients bound the open model: the offered rate is its Little's-law ceiling
             assertThat(r.get("littles_bound_limit")).isEqualTo("rate");
-            assertThat(r.get("command")).contains("vegeta attack").contains("-rate " + Math.round(offered) + "/1s")
+            assertThat(r.get("command")).startsWith("echo 'GET http://").contains("| vegeta attack").contains("-rate " + Math.round(offered) + "/1s")
                     .doesNotContain("-max-workers");
         });
         String md = Files.readString(out.resolve("results.md"));
