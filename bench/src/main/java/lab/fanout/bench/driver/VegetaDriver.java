@@ -53,7 +53,8 @@ public final class VegetaDriver extends LoadDriver {
         this(locate());
     }
 
-    VegetaDriver(Optional<Path> executable) {
+    /** @param executable the vegeta binary, or empty: {@link #requireInstalled()} then says how to install it */
+    public VegetaDriver(Optional<Path> executable) {
         this.executable = executable;
     }
 
