@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.driver.AbDriver;
 import lab.fanout.bench.driver.HeyDriver;
 import lab.fanout.bench.driver.LoadDriver;
+import lab.fanout.bench.driver.VegetaDriver;
 import lab.fanout.bench.faults.FaultsPreset;
 import lab.fanout.bench.matrix.Block;
 import lab.fanout.bench.matrix.Cell;
@@ -51,7 +52,8 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
                 "  ./lab bench --matrix bench/matrices/example.csv",
-                "  ./lab bench --rate 300           (open model: 300 req/s offered)",
+                "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",
+                "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 12 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -63,7 +65,7 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak or faults (default: quick unless --matrix); faults is not a"
+            description = "quick, seed, scale, soak, openclosed or faults (default: quick unless --matrix); faults is not a"
                     + " throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
@@ -78,10 +80,13 @@ public final class Bench implements Callable<Integer> {
             description = "with --base-url: that main-service's management port (its actuator), e.g. http://localhost:9222")
     URI managementUrl;
 
-    @Option(names = "--driver", defaultValue = "hey", description = "load driver: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    @Option(names = "--driver", defaultValue = "hey",
+            description = "closed-loop load driver: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); cells with a"
+                    + " rate always use vegeta (the open model)")
     Driver driver;
 
-    @Option(names = "--rate", paramLabel = "REQ_PER_S", description = "open model: offer this many req/s in total in every cell (hey only)")
+    @Option(names = "--rate", paramLabel = "REQ_PER_S", description = "open model: vegeta offers this many req/s (whole numbers) at a constant arrival rate in every cell;"
+                    + " latency counts from each request's due time")
     Double rate;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "measured runs per cell, overriding the matrix (3 or more for a min-max)")
@@ -110,17 +115,26 @@ public final class Bench implements Callable<Integer> {
         }
         Matrix matrix = matrix();
         LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
-        if (rate != null && driver == Driver.ab) {
-            throw bad("--rate needs --driver hey: ab has no constant-rate mode");
-        }
         List<Cell> cells = matrix.cells();
+        boolean open = cells.stream().anyMatch(c -> c.ratePerSecond() != null);
+        boolean closed = cells.stream().anyMatch(c -> c.ratePerSecond() == null);
+        VegetaDriver vegeta = open ? new VegetaDriver() : null;
         if (dryRun) {
             cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
             System.out.println(cells.size() + " cells, about " + BenchRunner.Eta.format(BenchRunner.estimate(cells, baseUrl == null))
                     + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
             return 0;
         }
-        load.requireInstalled();
+        if (closed) {
+            load.requireInstalled();
+        }
+        if (open) {
+            vegeta.requireInstalled();
+            cells.stream().map(Cell::ratePerSecond).filter(r -> r != null && (r < 1 || r != Math.rint(r))).findFirst()
+                    .ifPresent(r -> {
+                        throw bad("vegeta's -rate takes whole requests per second, not " + r);
+                    });
+        }
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
                     cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500),
@@ -133,7 +147,7 @@ public final class Bench implements Callable<Integer> {
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
                 : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
-        BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
+        BenchRunner runner = new BenchRunner(target, load, vegeta, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
         if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
             System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
@@ -175,7 +189,10 @@ public final class Bench implements Callable<Integer> {
         String chartFailure = null;
         try {
             results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
-                    .forEach((block, cells) -> charts.put(block, Charts.write(dir, block, cells)));
+                    .forEach((block, cells) -> charts.put(block, new ArrayList<>(Charts.write(dir, block, cells))));
+            // the coordinated-omission picture, under the first open-model block
+            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream().filter(r -> r.cell().ratePerSecond() != null)
+                    .findFirst().ifPresent(r -> charts.get(r.cell().block()).add(png)));
         } catch (RuntimeException e) {
             chartFailure = e.toString();   // the tables and the CSV matter more than the pictures
         }
@@ -184,7 +201,7 @@ public final class Bench implements Callable<Integer> {
                 "Command: `" + command + "`",
                 Environment.summary(ws.repo()),
                 "Load average (1/5/15 min) before: " + loadBefore + ", after: " + Environment.loadAverage(),
-                "Target: " + target.describe() + "; driver: " + load.name()
+                "Target: " + target.describe() + "; driver: " + drivers(results, load)
                         + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
         List<String> lines = new ArrayList<>(intro);
         if (failure != null) {
@@ -197,10 +214,18 @@ public final class Bench implements Callable<Integer> {
                 charts, interrupted));
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
                 "matrix: " + matrix.name(), "command: " + command,
-                "target: " + target.describe(), "driver: " + load.name(),
+                "target: " + target.describe(), "driver: " + drivers(results, load),
                 "service_jvm_flags: --enable-preview (JVM defaults otherwise)",
                 "extra_main_properties: " + mainProperties(matrix),
                 "cells: " + results.size() + " finished"), loadBefore));
+    }
+
+    /** @return e.g. {@code hey (closed loop), vegeta (open model)}: the drivers the cells used */
+    private static String drivers(List<CellResult> results, LoadDriver closedLoop) {
+        boolean open = results.stream().anyMatch(r -> r.cell().ratePerSecond() != null);
+        boolean closed = results.isEmpty() || results.stream().anyMatch(r -> r.cell().ratePerSecond() == null);
+        return (closed ? closedLoop.name() + " (closed loop)" : "") + (open && closed ? ", " : "")
+                + (open ? "vegeta (open model: constant arrival rate, latency from each request's due time)" : "");
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */

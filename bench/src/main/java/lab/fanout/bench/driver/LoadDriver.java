@@ -21,6 +21,11 @@ public abstract class LoadDriver {
     /** @return the command line for {@code load}; files it writes start with {@code base} */
     public abstract List<String> command(Load load, Path base);
 
+    /** @return a shell line that repeats {@code load} by hand, for results.md */
+    public String reproduce(Load load, Path base) {
+        return shellLine(command(load, base));
+    }
+
     /** @return where the tool's stdout and stderr go, e.g. {@code base.hey.csv} */
     protected abstract Path stdout(Path base);
 

@@ -63,6 +63,95 @@ public final class Charts {
         return files;
     }
 
+    /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
+    public static final String OPEN_VS_CLOSED = "open-vs-closed";
+
+    /**
+     * The coordinated-omission lesson as a picture, when the run has both open-model cells (a rate: vegeta) and
+     * closed-loop cells (hey, ab): left, p50 (dashed) and p99 (solid) latency, ms (log scale); right, achieved
+     * throughput, req/s; both against the offered load, req/s: the open model's arrival rate, and for the closed loop
+     * c ÷ W, the rate its c clients would offer at the ideal latency W (Little's law, the "clients" ceiling of
+     * {@link CellResult#littlesLaw()}). The open model's latency counts from each request's due time, the closed
+     * loop's from the send: past the bound the first climbs with the queue, the second barely moves.
+     *
+     * @return the PNG's file name, or empty when the run lacks either model
+     */
+    public static java.util.Optional<String> openVsClosed(Path dir, List<CellResult> cells) {
+        var pair = openVsClosedCharts(cells);
+        if (pair.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        java.awt.image.BufferedImage left = BitmapEncoder.getBufferedImage(pair.get().get(0));
+        java.awt.image.BufferedImage right = BitmapEncoder.getBufferedImage(pair.get().get(1));
+        java.awt.image.BufferedImage both = new java.awt.image.BufferedImage(left.getWidth() + right.getWidth(),
+                Math.max(left.getHeight(), right.getHeight()), java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = both.createGraphics();
+        g.drawImage(left, 0, 0, null);
+        g.drawImage(right, left.getWidth(), 0, null);
+        g.dispose();
+        String file = OPEN_VS_CLOSED + ".png";
+        try {
+            javax.imageio.ImageIO.write(both, "png", dir.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write chart " + file, e);
+        }
+        return java.util.Optional.of(file);
+    }
+
+    /** @return the latency and the throughput panel of {@link #openVsClosed}, or empty */
+    static java.util.Optional<List<XYChart>> openVsClosedCharts(List<CellResult> cells) {
+        List<CellResult> open = cells.stream().filter(r -> r.cell().ratePerSecond() != null)
+                .sorted(java.util.Comparator.comparingDouble(Charts::offered)).toList();
+        List<CellResult> closed = cells.stream().filter(r -> r.cell().ratePerSecond() == null)
+                .sorted(java.util.Comparator.comparingDouble(Charts::offered)).toList();
+        if (open.isEmpty() || closed.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        String x = "offered load, req/s (open: arrival rate; closed: c ÷ ideal latency)";
+        XYChart latency = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title("Latency: open model (from due time) vs closed loop (from send)")
+                .xAxisTitle(x).yAxisTitle("ms (log scale)").build();
+        latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern("#,##0.#")
+                .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        XYChart throughput = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title("Achieved throughput: open model vs closed loop")
+                .xAxisTitle(x).yAxisTitle("req/s").build();
+        throughput.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        // one colour per model (open blue, closed red), p99 solid and p50 dashed
+        for (var model : List.of(java.util.Map.entry("open model (vegeta)", open), java.util.Map.entry("closed loop", closed))) {
+            List<CellResult> rows = model.getValue();
+            java.awt.Color colour = rows == open ? new java.awt.Color(0x1f77b4) : new java.awt.Color(0xd62728);
+            double[] xs = rows.stream().mapToDouble(Charts::offered).toArray();
+            XYSeries p99 = latency.addSeries(model.getKey() + " p99", xs,
+                    rows.stream().mapToDouble(r -> drawable(r.latencyMs(99), true)).toArray());
+            p99.setLineColor(colour);
+            p99.setMarkerColor(colour);
+            XYSeries p50 = latency.addSeries(model.getKey() + " p50", xs,
+                    rows.stream().mapToDouble(r -> drawable(r.latencyMs(50), true)).toArray());
+            p50.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
+                    10f, new float[] {6f, 4f}, 0f));
+            p50.setLineColor(colour);
+            p50.setMarkerColor(colour);
+            XYSeries achieved = throughput.addSeries(model.getKey(), xs,
+                    rows.stream().mapToDouble(r -> drawable(r.throughputMedian() == null ? Double.NaN : r.throughputMedian(), false)).toArray());
+            achieved.setLineColor(colour);
+            achieved.setMarkerColor(colour);
+        }
+        double[] all = cells.stream().mapToDouble(Charts::offered).sorted().toArray();
+        XYSeries offered = throughput.addSeries("offered", new double[] {all[0], all[all.length - 1]},
+                new double[] {all[0], all[all.length - 1]});
+        offered.setLineColor(java.awt.Color.GRAY);
+        offered.setMarker(SeriesMarkers.NONE).setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT,
+                java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
+        return java.util.Optional.of(List.of(latency, throughput));
+    }
+
+    /** @return the offered load of a cell, req/s: its rate (open), or c ÷ ideal latency (closed, Little's law) */
+    static double offered(CellResult r) {
+        return r.cell().ratePerSecond() != null ? r.cell().ratePerSecond()
+                : r.littlesLaw().ceilings().getOrDefault("clients", Double.NaN);
+    }
+
     /** @return file name (without .png) to chart, for {@code block} */
     static Map<String, Chart<?, ?>> charts(String block, List<CellResult> cells) {
         boolean sweep = cells.stream().map(r -> r.cell().concurrency()).distinct().count() > 1;

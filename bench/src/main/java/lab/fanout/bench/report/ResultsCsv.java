@@ -38,7 +38,7 @@ public final class ResultsCsv {
         col("cell", r -> r.cell.index());
         col("repetition", r -> r.rep.index());
         col("target", Row::target);
-        col("driver", Row::driver);
+        col("driver", r -> r.rep.run().offeredPerSecond() != null ? "vegeta" : r.driver);
         col("model", r -> r.cell.cell().ratePerSecond() == null ? "closed" : "open");
         col("strategy", r -> r.cell.cell().strategy());
         col("profile", r -> r.cell.deployment().profile());
@@ -87,6 +87,12 @@ public final class ResultsCsv {
         col("cpu_ms_per_call_accounts", r -> r.rep.cpuMsPerAnswer("accounts-service"));
         col("cpu_ms_per_req_driver", r -> r.rep.cpuMsPerAnswer(MachineCpu.DRIVER));
         col("harness_cpu_s", r -> r.rep.cpuSeconds().get(MachineCpu.HARNESS));
+        // added with the open model (vegeta): open rows count latency from each request's due time (p50_ms ..
+        // max_ms), closed rows from the send; the achieved rate is ok ÷ window (= throughput_req_per_s)
+        col("latency_from", r -> r.rep.run().offeredPerSecond() != null ? "due time" : "send");
+        col("achieved_rate_req_per_s", r -> r.rep.run().throughput());
+        col("sent_p50_ms", r -> sentPct(r, 50));
+        col("sent_p99_ms", r -> sentPct(r, 99));
         col("command", r -> r.cell.command());
     }
 
@@ -129,6 +135,12 @@ public final class ResultsCsv {
     private static Object pct(Row r, double p) {
         return r.rep.run().latencyMicros().getTotalCount() == 0 ? null
                 : r.rep.run().latencyMicros().getValueAtPercentile(p) / 1000.0;
+    }
+
+    /** open model: vegeta's own latency, from the actual send (what the closed loop reports), ms */
+    private static Object sentPct(Row r, double p) {
+        var h = r.rep.run().sendLatencyMicros();
+        return h == null || h.getTotalCount() == 0 ? null : h.getValueAtPercentile(p) / 1000.0;
     }
 
     private static String kinds(Map<String, Long> errors) {

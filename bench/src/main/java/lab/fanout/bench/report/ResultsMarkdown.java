@@ -24,12 +24,14 @@ public final class ResultsMarkdown {
     }
 
     private static final List<Knob> KNOBS = List.of(
+            new Knob("Load model          ", "Model", r -> r.cell().ratePerSecond() == null
+                    ? "closed loop (latency from the send)" : "open model, vegeta (latency from each request's due time)"),
             new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads()),
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
             new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
             new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null
-                    ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s (open model)"));
+                    ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s offered (open model)"));
 
     private ResultsMarkdown() {
     }
@@ -138,7 +140,10 @@ public final class ResultsMarkdown {
               share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
             - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost.
             - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
-              closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission).
+              closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission). In the open
+              model (a rate: vegeta at a constant arrival rate, Load model says which) they count from the moment each
+              request was due (start + (i + 1) ÷ rate), so a stall of the server shows in full; there Req./Sec. is the
+              achieved rate beside the offered one (⚠ when under 95 % of it), and the rate is one more ceiling of the Bound.
             - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the
               clients running out of requests one by one, left out).

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import lab.fanout.bench.driver.DriverRun;
 import lab.fanout.bench.driver.Load;
 import lab.fanout.bench.driver.LoadDriver;
+import lab.fanout.bench.driver.VegetaDriver;
 import lab.fanout.bench.matrix.Cell;
 import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.Scraper;
@@ -26,6 +27,7 @@ public final class BenchRunner {
 
     private final Target target;
     private final LoadDriver driver;
+    private final LoadDriver openDriver;
     private final Path rawDir;
     private final PrintStream out;
     private final Consumer<CellResult> onCell;
@@ -36,8 +38,18 @@ public final class BenchRunner {
      * @param onCell called with each finished cell (e.g. to append it to results.csv at once)
      */
     public BenchRunner(Target target, LoadDriver driver, Path rawDir, PrintStream out, Consumer<CellResult> onCell) {
+        this(target, driver, null, rawDir, out, onCell);
+    }
+
+    /**
+     * @param driver     the closed loop's driver (hey, ab), for cells without a rate
+     * @param openDriver the open model's driver (vegeta), for cells with a rate; null: {@code driver} runs those too
+     */
+    public BenchRunner(Target target, LoadDriver driver, LoadDriver openDriver, Path rawDir, PrintStream out,
+                       Consumer<CellResult> onCell) {
         this.target = target;
         this.driver = driver;
+        this.openDriver = openDriver;
         this.rawDir = rawDir;
         this.out = out;
         this.onCell = onCell;
@@ -68,6 +80,9 @@ public final class BenchRunner {
     public void cancel() {
         cancelled = true;
         driver.stop();
+        if (openDriver != null) {
+            openDriver.stop();
+        }
     }
 
     /**
@@ -98,10 +113,17 @@ public final class BenchRunner {
         return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();
     }
 
+    /** @return the open model's driver for a cell with a rate (when there is one), else the closed loop's */
+    LoadDriver driverFor(Cell cell) {
+        return cell.ratePerSecond() != null && openDriver != null ? openDriver : driver;
+    }
+
     /** @param fresh main-service has just (re)started: its JIT is cold, so at least two warm-up runs */
     private CellResult runCell(int index, Cell cell, boolean fresh) throws InterruptedException {
         Deployment d = target.prepare(cell);
-        Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), cell.concurrency(), d.tomcatThreads(), d.poolTotal(),
+        // the open model has no clients to bound it: vegeta's workers grow with the need (VegetaDriver)
+        int clients = driverFor(cell) instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
+        Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
         String id = cell.id(index);
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
@@ -114,7 +136,7 @@ public final class BenchRunner {
         for (int w = 1; ; w++) {
             Double jitBefore = jitMillis(scraper);
             long runStart = System.nanoTime();
-            last = drive(warmup, rawDir.resolve(id + "-warmup" + w));
+            last = drive(cell, warmup, rawDir.resolve(id + "-warmup" + w));
             if (cancelled) {
                 return null;
             }
@@ -142,7 +164,7 @@ public final class BenchRunner {
             first = first == null ? load : first;
             MachineCpu cpu = MachineCpu.now(target.servicePids());
             Scraper.Sampling sampling = scraper.start();
-            DriverRun run = drive(load, rawDir.resolve(id + "-rep" + r));
+            DriverRun run = drive(cell, load, rawDir.resolve(id + "-rep" + r));
             ServerFigures server = sampling.stop();
             if (cancelled) {
                 return null;
@@ -152,14 +174,14 @@ public final class BenchRunner {
                     MachineCpu.othersPercent(cpu, end), MachineCpu.secondsByProcess(cpu, end)));
             last = run;
         }
-        String command = LoadDriver.shellLine(driver.command(first, Path.of(id + "-rep1")));
+        String command = driverFor(cell).reproduce(first, Path.of(id + "-rep1"));
         return new CellResult(index, cell, d, littlesLaw, reps, scraper.heapBytes(), command);
     }
 
     /** @return the run, or null when it was stopped by {@link #cancel} (the tool's cut-short output is no failure) */
-    private DriverRun drive(Load load, Path base) throws InterruptedException {
+    private DriverRun drive(Cell cell, Load load, Path base) throws InterruptedException {
         try {
-            return driver.run(load, base);
+            return driverFor(cell).run(load, base);
         } catch (RuntimeException e) {
             if (cancelled) {
                 return null;
@@ -183,12 +205,14 @@ public final class BenchRunner {
     }
 
     static String summary(CellResult r) {
+        String model = r.cell().ratePerSecond() == null ? "" : String.format(Locale.ROOT,
+                " [open model: %.0f req/s offered, latency from due time]", r.cell().ratePerSecond());
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors, machine CPU %s%s",
                 r.cell().label(), r.throughputMedian(), r.throughputMin(), r.throughputMax(), r.bound().requestsPerSecond(),
                 r.bound().limit(), Double.isNaN(r.efficiency()) ? "n/a" : Math.round(100 * r.efficiency()) + "%",
                 r.latencyMs(99), r.errorCount(), r.machineBusyPercent() == null ? "n/a" : Math.round(r.machineBusyPercent()) + "%"
                         + (r.othersCpuPercent() == null ? "" : " (others " + Math.round(r.othersCpuPercent()) + "%)"),
-                r.rateSustained() ? "" : ", RATE NOT SUSTAINED");
+                r.rateSustained() ? "" : ", RATE NOT SUSTAINED") + model;
     }
 
     /** @return the estimated length of a run of {@code cells}; {@code local}: counting service restarts */

@@ -155,7 +155,11 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.median(each(Repetition::othersCpuPercent));
     }
 
-    /** @return for an open-model cell: whether the answered rate reached 95 % of the offered one (else hey fell behind) */
+    /**
+     * @return for an open-model cell: whether the answered rate reached 95 % of the offered one. vegeta sends on
+     *         schedule whatever the server does, so a shortfall is the server's: answers later than the run (a queue)
+     *         or none (transport errors)
+     */
     public boolean rateSustained() {
         Double offered = cell.ratePerSecond();
         return offered == null || Stats.median(each(r -> r.run().answeredPerSecond())) >= 0.95 * offered;

@@ -22,7 +22,7 @@ class MatrixFileTest {
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
                         Strategy.REACTIVE);
         assertThatThrownBy(() -> MatrixFile.preset("fast"))
-                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, faults]");
+                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, openclosed, faults]");
     }
 
     @Test

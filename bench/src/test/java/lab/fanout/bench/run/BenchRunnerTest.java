@@ -59,4 +59,16 @@ class BenchRunnerTest {
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
         assertThat(BenchRunner.Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
     }
+
+    @Test
+    void cellsWithARateRunOnTheOpenModelsDriverTheOthersOnTheClosedLoops() {
+        var hey = new lab.fanout.bench.driver.HeyDriver();
+        var vegeta = new lab.fanout.bench.driver.VegetaDriver(java.util.Optional.of(java.nio.file.Path.of("vegeta")));
+        BenchRunner runner = new BenchRunner(null, hey, vegeta, java.nio.file.Path.of("raw"), System.out, r -> { });
+        assertThat(runner.driverFor(cell(1000, null, null))).isSameAs(hey);
+        assertThat(runner.driverFor(cell(null, 5, 200.0))).isSameAs(vegeta);
+        // without an open-model driver (the older constructor) a rate falls back to the closed loop's, hey -q
+        BenchRunner heyOnly = new BenchRunner(null, hey, java.nio.file.Path.of("raw"), System.out, r -> { });
+        assertThat(heyOnly.driverFor(cell(null, 5, 200.0))).isSameAs(hey);
+    }
 }
