@@ -82,8 +82,10 @@ class BenchIT {
             assertThat(r.get("littles_bound_limit")).isEqualTo("clients");
             // the harness started the services, so /proc shows each one's CPU; a cold JIT may make the CPU the limit
             assertThat(List.of("cpu_ms_per_req_main", "cpu_ms_per_call_orders", "cpu_ms_per_call_products",
-                    "cpu_ms_per_call_accounts", "cpu_ms_per_req_driver", "cpu_demand_ms_per_req", "cpu_bound_req_per_s"))
+                    "cpu_ms_per_call_accounts", "cpu_demand_ms_per_req", "cpu_bound_req_per_s"))
                     .allSatisfy(c -> assertThat(Double.parseDouble(r.get(c))).as(c).isPositive());
+            // hey sends 24 requests in well under one clock tick (10 ms) of CPU, so /proc may say 0 for it
+            assertThat(Double.parseDouble(r.get("cpu_ms_per_req_driver"))).as("cpu_ms_per_req_driver").isNotNegative();
             assertThat(Double.parseDouble(r.get("bound_req_per_s")))
                     .isEqualTo(Math.min(littlesLaw, Double.parseDouble(r.get("cpu_bound_req_per_s"))));
             assertThat(r.get("bound_limit")).isIn("clients", "CPU");
