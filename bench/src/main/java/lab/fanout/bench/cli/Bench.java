@@ -33,6 +33,7 @@ import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
+import lab.fanout.bench.system.JvmOptions;
 import lab.fanout.bench.system.OpenFileLimit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,6 +51,8 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
+                "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 20 min)",
+                "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model: 300 req/s offered)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
@@ -63,7 +66,7 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak or faults (default: quick unless --matrix); faults is not a"
+            description = "quick, seed, scale, soak, scheduler or faults (default: quick unless --matrix); faults is not a"
                     + " throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
@@ -91,6 +94,12 @@ public final class Bench implements Callable<Integer> {
             description = "extra Spring property for the main-service the harness starts, e.g. fanout.deadline=30s")
     Map<String, String> mainProperties = new LinkedHashMap<>();
 
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = {"JVM option for the main-service the harness starts, in every cell (before a matrix's"
+                    + " jvmOptions), repeatable: -D<name>=<value>, -X<option> or -XX:<option>, written with '=', e.g."
+                    + " --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"})
+    List<String> jvmOptions = new ArrayList<>();
+
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
     Path out;
 
@@ -107,6 +116,16 @@ public final class Bench implements Callable<Integer> {
         }
         if (FAULTS.equals(preset)) {
             return faults(ws);
+        }
+        if (!jvmOptions.isEmpty() && baseUrl != null) {
+            throw bad("--jvm-option sets the JVM of the main-service the harness starts; an existing deployment"
+                    + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
+                    + " manifest), then bench it");
+        }
+        try {
+            JvmOptions.validated(jvmOptions);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
         }
         Matrix matrix = matrix();
         LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
@@ -131,7 +150,7 @@ public final class Bench implements Callable<Integer> {
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
-                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
+                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
@@ -198,9 +217,9 @@ public final class Bench implements Callable<Integer> {
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
                 "matrix: " + matrix.name(), "command: " + command,
                 "target: " + target.describe(), "driver: " + load.name(),
-                "service_jvm_flags: --enable-preview (JVM defaults otherwise)",
+                "service_jvm_flags: --enable-preview; main-service also the options below",
                 "extra_main_properties: " + mainProperties(matrix),
-                "cells: " + results.size() + " finished"), loadBefore));
+                "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), loadBefore));
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */
