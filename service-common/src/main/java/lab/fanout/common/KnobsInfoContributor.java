@@ -86,8 +86,8 @@ public class KnobsInfoContributor implements InfoContributor {
         runtime.put("garbageCollectors", ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).toList());
         runtime.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
-        // the options the JVM was started with (./lab up --jvm-option, a matrix's jvmOptions, JAVA_TOOL_OPTIONS not
-        // included), so a table can say which -D made which figure
+        // the options the JVM was started with (--enable-preview, ./lab up --jvm-option, a matrix's jvmOptions, and
+        // JAVA_TOOL_OPTIONS first if set), so a table can say which -D made which figure
         runtime.put("jvmInputArguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         all.put("runtime", runtime);
         knobs.forEach(k -> all.put(k.prefix(), k));
