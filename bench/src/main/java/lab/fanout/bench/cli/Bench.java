@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.driver.AbDriver;
@@ -33,8 +34,11 @@ import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
+import lab.fanout.bench.run.UpTarget;
 import lab.fanout.bench.system.JvmOptions;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.OpenFileLimit;
+import lab.fanout.bench.system.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,8 +49,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs a benchmark matrix (a preset or a YAML/CSV file) and writes results/<timestamp>/: results.csv,"
                 + " results.md, charts (PNG), environment.txt, raw driver output.",
-                "Without --base-url it starts and stops the four services itself on free ports (a running ./lab up is"
-                + " left alone, but shares the CPU: stop it for clean numbers)."},
+                "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's services"
+                + " run, the cells with their knobs run on them, and the first cell that needs other knobs stops them"
+                + " (one set of services at a time; it says how to start them again)."},
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 8 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
@@ -149,15 +154,10 @@ public final class Bench implements Callable<Integer> {
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
-        Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
-                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions);
+        Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
-        if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
-            System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
-                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222 --management-url http://localhost:9222");
-        }
 
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -220,6 +220,47 @@ public final class Bench implements Callable<Integer> {
                 "service_jvm_flags: --enable-preview; main-service also the options below",
                 "extra_main_properties: " + mainProperties(matrix),
                 "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), loadBefore));
+    }
+
+    /**
+     * One set of services at a time: without {@code ./lab up} the harness's own; with it, {@code ./lab up}'s for the
+     * cells whose knobs it has, and for the rest, after stopping it, the harness's own ({@link UpTarget}).
+     */
+    private Target localTarget(Workspace ws, Path dir, Matrix matrix) {
+        Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions);
+        RunState state = RunState.load(ws);
+        Map<String, ProcessHandle> running = state.running();
+        running.keySet().removeIf(RunState.PROMETHEUS::equals);
+        if (running.isEmpty()) {
+            return own.get();
+        }
+        if (running.size() < LocalSystem.SERVICES.size()) {
+            throw bad("./lab up's services run only in part (" + running.keySet() + " of " + LocalSystem.SERVICES
+                    + "): ./lab down, then ./lab up again, or bench without them");
+        }
+        Map<String, Long> pids = new LinkedHashMap<>();
+        running.forEach((name, h) -> pids.put(name, h.pid()));
+        URI base = URI.create("http://localhost:" + state.port(LocalSystem.MAIN).orElseThrow());
+        URI management = URI.create("http://localhost:" + state.managementPort(LocalSystem.MAIN).orElseThrow());
+        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> stopUp(state, running));
+        System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
+                + " the first cell that needs other knobs stops them first (one set of services at a time)");
+        return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
+    }
+
+    /** Stops the four services ./lab up started, main-service first (as ./lab down), and forgets them; prometheus stays. */
+    private static void stopUp(RunState state, Map<String, ProcessHandle> running) {
+        Processes.terminate(List.of(running.get(LocalSystem.MAIN)));
+        Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(LocalSystem.MAIN))
+                .map(Map.Entry::getValue).toList());
+        System.out.println("stopped " + LocalSystem.MAIN + " (pid " + running.get(LocalSystem.MAIN).pid() + ")");
+        running.forEach((name, h) -> {
+            if (!name.equals(LocalSystem.MAIN)) {
+                System.out.println("stopped " + name + " (pid " + h.pid() + ")");
+            }
+        });
+        LocalSystem.SERVICES.forEach(state::remove);
+        state.save();
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */
