@@ -105,6 +105,11 @@ public final class Bench implements Callable<Integer> {
                     + " --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"})
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--own-services",
+            description = "start the harness's own services even while ./lab up's run, and leave those running"
+                    + " (two sets then share the CPU; tests use it so as never to stop a developer's ./lab up)")
+    boolean ownServices;
+
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
     Path out;
 
@@ -232,6 +237,10 @@ public final class Bench implements Callable<Integer> {
         Map<String, ProcessHandle> running = state.running();
         running.keySet().removeIf(RunState.PROMETHEUS::equals);
         if (running.isEmpty()) {
+            return own.get();
+        }
+        if (ownServices) {
+            System.out.println("note: --own-services: ./lab up's services keep running beside the harness's own");
             return own.get();
         }
         if (running.size() < LocalSystem.SERVICES.size()) {
