@@ -48,7 +48,7 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
                 jvmOptions.isEmpty() ? "" : " jvm=" + jvmOptions);
     }
 
-    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500}, {@code ...-p500-parallelism4} */
+    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500}, {@code ...-p500-common.parallelism4} */
     public String id(int index) {
         return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s", index, strategy, profile, concurrency, latencyMs,
                 orDefault(tomcatThreads), orDefault(poolSize), ratePerSecond == null ? "" : "-r" + Math.round(ratePerSecond),

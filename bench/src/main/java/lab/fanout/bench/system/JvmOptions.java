@@ -65,7 +65,7 @@ public final class JvmOptions {
     }
 
     /**
-     * @return a short, file-name-safe tag, e.g. {@code parallelism4} for
+     * @return a short, file-name-safe tag, e.g. {@code common.parallelism4} for
      *         {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=4}, {@code UseZGC} for {@code -XX:+UseZGC},
      *         options joined by {@code _}; empty for no options
      */
@@ -78,7 +78,9 @@ public final class JvmOptions {
         if (option.startsWith("-D")) {
             String name = option.substring(2).split("=", 2)[0];
             String value = option.contains("=") ? option.substring(option.indexOf('=') + 1) : "";
-            t = name.substring(name.lastIndexOf('.') + 1) + value;
+            // the last two name segments: common.parallelism and virtualThreadScheduler.parallelism stay apart
+            String[] parts = name.split("\\.");
+            t = (parts.length > 1 ? parts[parts.length - 2] + "." : "") + parts[parts.length - 1] + value;
         } else {
             t = option.replaceFirst("^-XX:[+-]?", "").replaceFirst("^-", "");
         }

@@ -57,7 +57,7 @@ class MatrixFileTest {
                 List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"),
                 List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"));
         assertThat(m.cells().get(2).label()).endsWith("jvm=[-Djava.util.concurrent.ForkJoinPool.common.parallelism=4, -XX:+UseZGC]");
-        assertThat(m.cells().get(2).id(3)).endsWith("-parallelism4_UseZGC");
+        assertThat(m.cells().get(2).id(3)).endsWith("-common.parallelism4_UseZGC");
         // a plain list: one option per value
         Matrix plain = MatrixFile.yaml("t", """
                 blocks:

@@ -39,9 +39,9 @@ class JvmOptionsTest {
 
     @Test
     void tagsAreShortAndFileNameSafe() {
-        assertThat(JvmOptions.tag(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"))).isEqualTo("parallelism4");
+        assertThat(JvmOptions.tag(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"))).isEqualTo("common.parallelism4");
         assertThat(JvmOptions.tag(List.of("-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1",
-                "-XX:+UseZGC", "-Xmx512m"))).isEqualTo("parallelism1_maxPoolSize1_UseZGC_Xmx512m");
+                "-XX:+UseZGC", "-Xmx512m"))).isEqualTo("virtualThreadScheduler.parallelism1_virtualThreadScheduler.maxPoolSize1_UseZGC_Xmx512m");
         assertThat(JvmOptions.tag(List.of())).isEmpty();
     }
 }
