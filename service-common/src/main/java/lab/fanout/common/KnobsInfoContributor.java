@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
 /**
  * {@code knobs} at {@code /actuator/info}: the service's own {@link Knobs} records plus the runtime settings that
  * decide a benchmark (cores, request threads, Tomcat limits, common-pool parallelism, the virtual-thread scheduler's
- * carriers, the collector, the heap), read from the running JVM, so that a {@code -D} or {@code -XX} option shows as
+ * carriers, the collector, the heap, the JVM's own options), read from the running JVM, so that a {@code -D} or {@code -XX} option shows as
  * its effect. Logged once when ready.
  */
 public class KnobsInfoContributor implements InfoContributor {
@@ -60,6 +60,14 @@ public class KnobsInfoContributor implements InfoContributor {
         return Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", Math.max(parallelism, 256));
     }
 
+    /**
+     * The JDK's default when {@code jdk.virtualThreadScheduler.minRunnable} is unset: max(parallelism ÷ 2, 1), the
+     * carriers the scheduler keeps runnable when others block (java.lang.VirtualThread#createDefaultScheduler).
+     */
+    static int carrierMinRunnable(int parallelism) {
+        return Integer.getInteger("jdk.virtualThreadScheduler.minRunnable", Math.max(parallelism / 2, 1));
+    }
+
     Map<String, Object> knobs() {
         Map<String, Object> all = new LinkedHashMap<>();
         Map<String, Object> runtime = new LinkedHashMap<>();
@@ -74,9 +82,13 @@ public class KnobsInfoContributor implements InfoContributor {
         runtime.put("commonPoolParallelism", ForkJoinPool.getCommonPoolParallelism());
         runtime.put("carrierParallelism", CARRIERS.getParallelism());
         runtime.put("carrierMaxPoolSize", carrierMaxPoolSize(CARRIERS.getParallelism()));
+        runtime.put("carrierMinRunnable", carrierMinRunnable(CARRIERS.getParallelism()));
         runtime.put("garbageCollectors", ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).toList());
         runtime.put("maxHeapBytes", Runtime.getRuntime().maxMemory());
+        // the options the JVM was started with (--enable-preview, ./lab up --jvm-option, a matrix's jvmOptions, and
+        // JAVA_TOOL_OPTIONS first if set), so a table can say which -D made which figure
+        runtime.put("jvmInputArguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
         all.put("runtime", runtime);
         knobs.forEach(k -> all.put(k.prefix(), k));
         return all;

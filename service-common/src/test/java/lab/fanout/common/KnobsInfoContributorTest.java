@@ -25,7 +25,11 @@ class KnobsInfoContributorTest {
         assertThat(runtime).containsEntry("carrierParallelism", Integer.getInteger(
                 "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
         assertThat((List<String>) runtime.get("garbageCollectors")).isNotEmpty();
-        assertThat(runtime).containsKeys("carrierMaxPoolSize", "commonPoolParallelism", "maxHeapBytes");
+        assertThat(runtime).containsKeys("carrierMaxPoolSize", "carrierMinRunnable", "commonPoolParallelism", "maxHeapBytes");
+        // this very JVM's options: surefire's argLine sets --enable-preview
+        assertThat((List<String>) runtime.get("jvmInputArguments"))
+                .containsExactlyElementsOf(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
+                .contains("--enable-preview");
     }
 
     @Test
@@ -34,5 +38,13 @@ class KnobsInfoContributorTest {
                 "skipped: this JVM sets jdk.virtualThreadScheduler.maxPoolSize, so the default does not apply");
         assertThat(KnobsInfoContributor.carrierMaxPoolSize(2)).isEqualTo(256);
         assertThat(KnobsInfoContributor.carrierMaxPoolSize(300)).isEqualTo(300);
+    }
+
+    @Test
+    void carrierMinRunnableDefaultsToHalfTheCarriers() {
+        assumeTrue(System.getProperty("jdk.virtualThreadScheduler.minRunnable") == null,
+                "skipped: this JVM sets jdk.virtualThreadScheduler.minRunnable, so the default does not apply");
+        assertThat(KnobsInfoContributor.carrierMinRunnable(1)).isEqualTo(1);
+        assertThat(KnobsInfoContributor.carrierMinRunnable(8)).isEqualTo(4);
     }
 }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.driver.AbDriver;
@@ -34,7 +35,11 @@ import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
+import lab.fanout.bench.run.UpTarget;
+import lab.fanout.bench.system.JvmOptions;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.OpenFileLimit;
+import lab.fanout.bench.system.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,12 +50,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs a benchmark matrix (a preset or a YAML/CSV file) and writes results/<timestamp>/: results.csv,"
                 + " results.md, charts (PNG), environment.txt, raw driver output.",
-                "Without --base-url it starts and stops the four services itself on free ports (a running ./lab up is"
-                + " left alone, but shares the CPU: stop it for clean numbers)."},
+                "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's services"
+                + " run, the cells with their knobs run on them, and the first cell that needs other knobs stops them"
+                + " (one set of services at a time; it says how to start them again)."},
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 10 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
+                "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 20 min)",
+                "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",
                 "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 12 min)",
@@ -65,7 +73,7 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed or faults (default: quick unless --matrix); faults is not a"
+            description = "quick, seed, scale, soak, openclosed, scheduler or faults (default: quick unless --matrix); faults is not a"
                     + " throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
@@ -96,6 +104,17 @@ public final class Bench implements Callable<Integer> {
             description = "extra Spring property for the main-service the harness starts, e.g. fanout.deadline=30s")
     Map<String, String> mainProperties = new LinkedHashMap<>();
 
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = {"JVM option for the main-service the harness starts, in every cell (before a matrix's"
+                    + " jvmOptions), repeatable: -D<name>=<value>, -X<option> or -XX:<option>, written with '=', e.g."
+                    + " --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"})
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(names = "--own-services",
+            description = "start the harness's own services even while ./lab up's run, and leave those running"
+                    + " (two sets then share the CPU; tests use it so as never to stop a developer's ./lab up)")
+    boolean ownServices;
+
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
     Path out;
 
@@ -112,6 +131,16 @@ public final class Bench implements Callable<Integer> {
         }
         if (FAULTS.equals(preset)) {
             return faults(ws);
+        }
+        if (!jvmOptions.isEmpty() && baseUrl != null) {
+            throw bad("--jvm-option sets the JVM of the main-service the harness starts; an existing deployment"
+                    + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
+                    + " manifest), then bench it");
+        }
+        try {
+            JvmOptions.validated(jvmOptions);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
         }
         Matrix matrix = matrix();
         LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
@@ -144,15 +173,10 @@ public final class Bench implements Callable<Integer> {
         Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
-        Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
-                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
+        Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, vegeta, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
-        if (baseUrl == null && !RunState.load(ws).running().isEmpty()) {
-            System.out.println("note: the services of ./lab up keep running, idle, beside the harness's own; for the"
-                    + " cleanest numbers stop them (./lab down), or measure them instead: --base-url http://localhost:2222 --management-url http://localhost:9222");
-        }
 
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -215,9 +239,54 @@ public final class Bench implements Callable<Integer> {
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
                 "matrix: " + matrix.name(), "command: " + command,
                 "target: " + target.describe(), "driver: " + drivers(results, load),
-                "service_jvm_flags: --enable-preview (JVM defaults otherwise)",
+                "service_jvm_flags: --enable-preview; main-service also the options below",
                 "extra_main_properties: " + mainProperties(matrix),
-                "cells: " + results.size() + " finished"), loadBefore));
+                "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), loadBefore));
+    }
+
+    /**
+     * One set of services at a time: without {@code ./lab up} the harness's own; with it, {@code ./lab up}'s for the
+     * cells whose knobs it has, and for the rest, after stopping it, the harness's own ({@link UpTarget}).
+     */
+    private Target localTarget(Workspace ws, Path dir, Matrix matrix) {
+        Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions);
+        RunState state = RunState.load(ws);
+        Map<String, ProcessHandle> running = state.running();
+        running.keySet().removeIf(RunState.PROMETHEUS::equals);
+        if (running.isEmpty()) {
+            return own.get();
+        }
+        if (ownServices) {
+            System.out.println("note: --own-services: ./lab up's services keep running beside the harness's own");
+            return own.get();
+        }
+        if (running.size() < LocalSystem.SERVICES.size()) {
+            throw bad("./lab up's services run only in part (" + running.keySet() + " of " + LocalSystem.SERVICES
+                    + "): ./lab down, then ./lab up again, or bench without them");
+        }
+        Map<String, Long> pids = new LinkedHashMap<>();
+        running.forEach((name, h) -> pids.put(name, h.pid()));
+        URI base = URI.create("http://localhost:" + state.port(LocalSystem.MAIN).orElseThrow());
+        URI management = URI.create("http://localhost:" + state.managementPort(LocalSystem.MAIN).orElseThrow());
+        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> stopUp(state, running));
+        System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
+                + " the first cell that needs other knobs stops them first (one set of services at a time)");
+        return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
+    }
+
+    /** Stops the four services ./lab up started, main-service first (as ./lab down), and forgets them; prometheus stays. */
+    private static void stopUp(RunState state, Map<String, ProcessHandle> running) {
+        Processes.terminate(List.of(running.get(LocalSystem.MAIN)));
+        Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(LocalSystem.MAIN))
+                .map(Map.Entry::getValue).toList());
+        System.out.println("stopped " + LocalSystem.MAIN + " (pid " + running.get(LocalSystem.MAIN).pid() + ")");
+        running.forEach((name, h) -> {
+            if (!name.equals(LocalSystem.MAIN)) {
+                System.out.println("stopped " + name + " (pid " + h.pid() + ")");
+            }
+        });
+        LocalSystem.SERVICES.forEach(state::remove);
+        state.save();
     }
 
     /** @return e.g. {@code hey (closed loop), vegeta (open model)}: the drivers the cells used */

@@ -26,8 +26,15 @@ final class KnobOptions {
     @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default 200)")
     Integer latencyMs;
 
+    @Option(names = "--jvm-option", paramLabel = "OPTION",
+            description = {"JVM option of main-service, repeatable: -D<name>=<value>, -X<option> or -XX:<option>;"
+                    + " write it with '=', e.g. --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8,"
+                    + " --jvm-option=-Djdk.virtualThreadScheduler.parallelism=1, --jvm-option=-XX:+UseZGC, --jvm-option=-Xmx512m"})
+    List<String> jvmOptions = new ArrayList<>();
+
+    /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option that is not a -D/-X option (message: the fix) */
     LaunchSpec apply(LaunchSpec spec) {
-        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs);
+        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvmOptions);
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
@@ -36,11 +43,13 @@ final class KnobOptions {
         add(args, "--tomcat-threads", tomcatThreads);
         add(args, "--pool-size", poolSize);
         add(args, "--latency-ms", latencyMs);
+        jvmOptions.forEach(o -> args.add("--jvm-option=" + o));
         return String.join(" ", args);
     }
 
     boolean anyGiven() {
-        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null;
+        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null
+                || !jvmOptions.isEmpty();
     }
 
     private static void add(List<String> args, String name, Integer value) {

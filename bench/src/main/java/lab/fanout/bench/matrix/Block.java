@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.JvmOptions;
 
 /**
  * One table of the matrix: the cross product of its lists. Field names are the keys of a matrix file (YAML or CSV),
@@ -16,6 +17,11 @@ import lab.fanout.bench.model.Strategy;
  * @param profiles        virtual and/or platform
  * @param tomcatThreads   server.tomcat.threads.max values of main-service
  * @param poolSizes       connection pool sizes (max-total = max-per-route)
+ * @param jvmOptions      main-service's JVM options: a list of option lists, each one value of this axis (an empty
+ *                        list = the JVM's defaults), e.g. {@code [[-Djava.util.concurrent.ForkJoinPool.common.parallelism=2],
+ *                        [-Djdk.virtualThreadScheduler.parallelism=1, -Djdk.virtualThreadScheduler.maxPoolSize=1]]};
+ *                        a single option per value may be written as a plain list (CSV: space-separated, one option
+ *                        per value). Each value restarts main-service
  * @param concurrencies   load driver clients (hey -c)
  * @param latenciesMs     downstream latency per call, ms
  * @param ratesPerSecond  open model (constant rate) offered req/s; empty = closed loop
@@ -26,7 +32,7 @@ import lab.fanout.bench.model.Strategy;
  * @param timeoutSeconds  per-request timeout of the driver, s (default 20; 0 = none, hey only)
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
-                    List<Integer> poolSizes, List<Integer> concurrencies, List<Integer> latenciesMs,
+                    List<Integer> poolSizes, List<List<String>> jvmOptions, List<Integer> concurrencies, List<Integer> latenciesMs,
                     List<Double> ratesPerSecond, Integer requests, Integer durationSeconds, Integer warmupSeconds,
                     Integer repetitions, Integer timeoutSeconds) {
 
@@ -34,7 +40,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
 
     /**
      * @return the cells, ordered so that services restart least: latency (all four restart), then profile, threads and
-     * pool (main-service restarts), then concurrency, rate and strategy (no restart)
+     * pool and JVM options (main-service restarts), then concurrency, rate and strategy (no restart)
      * @throws IllegalArgumentException naming the block, the field and the valid values
      */
     public List<Cell> cells() {
@@ -44,12 +50,13 @@ public record Block(String name, List<String> strategies, List<String> profiles,
             for (String profile : profiles())
                 for (Integer threads : orNull(tomcatThreads))
                     for (Integer pool : orNull(poolSizes))
-                        for (Integer c : concurrencies())
-                            for (Double rate : orNull(ratesPerSecond))
-                                for (Strategy s : parsed) {
-                                    cells.add(new Cell(name, s, profile, threads, pool, c, latency, rate, requests,
-                                            durationSeconds, or(warmupSeconds, 5), or(repetitions, 3), or(timeoutSeconds, 20)));
-                                }
+                        for (List<String> jvm : jvmOptions == null || jvmOptions.isEmpty() ? List.of(List.<String>of()) : jvmOptions)
+                            for (Integer c : concurrencies())
+                                for (Double rate : orNull(ratesPerSecond))
+                                    for (Strategy s : parsed) {
+                                        cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency, rate, requests,
+                                                durationSeconds, or(warmupSeconds, 5), or(repetitions, 3), or(timeoutSeconds, 20)));
+                                    }
         return cells;
     }
 
@@ -66,6 +73,12 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         allInRange("tomcatThreads", tomcatThreads, 1, 100_000);
         allInRange("poolSizes", poolSizes, 1, 100_000);
         allInRange("concurrencies", concurrencies, 1, 100_000);
+        if (jvmOptions != null) {
+            jvmOptions.forEach(options -> {
+                require(options != null, "jvmOptions", "values must be lists of options ([] for the JVM's defaults)");
+                wrap("jvmOptions", () -> JvmOptions.validated(options));
+            });
+        }
         allInRange("latenciesMs", latenciesMs, 0, 60_000);
         require(ratesPerSecond == null || ratesPerSecond.stream().allMatch(r -> r != null && r > 0), "ratesPerSecond",
                 "must be > 0");
@@ -110,18 +123,18 @@ public record Block(String name, List<String> strategies, List<String> profiles,
 
     /** @return this block as an open model at {@code rates} req/s (--rate) */
     public Block withRates(List<Double> rates) {
-        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, concurrencies, latenciesMs, rates,
+        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, jvmOptions, concurrencies, latenciesMs, rates,
                 requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
     public Block withRepetitions(int n) {
-        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, concurrencies, latenciesMs, ratesPerSecond,
+        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, jvmOptions, concurrencies, latenciesMs, ratesPerSecond,
                 requests, durationSeconds, warmupSeconds, n, timeoutSeconds);
     }
 
     /** @return this block for a deployment whose service knobs are fixed: only request-level variants remain */
     public Block forDeployment(String profile) {
-        return new Block(name, strategies, List.of(profile), List.of(), List.of(), concurrencies, latenciesMs,
+        return new Block(name, strategies, List.of(profile), List.of(), List.of(), List.of(), concurrencies, latenciesMs,
                 ratesPerSecond, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
@@ -136,6 +149,9 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         }
         if (poolSizes != null && poolSizes.size() > 1) {
             sweeps.add("poolSizes " + poolSizes);
+        }
+        if (jvmOptions != null && jvmOptions.stream().anyMatch(o -> o != null && !o.isEmpty())) {
+            sweeps.add("jvmOptions " + jvmOptions);
         }
         return sweeps;
     }

@@ -1,8 +1,10 @@
 package lab.fanout.bench.matrix;
 
+import java.util.List;
 import java.util.Locale;
 
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.JvmOptions;
 
 /**
  * One point of the matrix: measured after a warm-up, {@code repetitions} times.
@@ -12,6 +14,7 @@ import lab.fanout.bench.model.Strategy;
  * @param profile         main-service's request threads: virtual or platform
  * @param tomcatThreads   server.tomcat.threads.max; null = the service's default
  * @param poolSize        fanout.pool.max-total and max-per-route; null = the service's default
+ * @param jvmOptions      main-service's JVM options (-D, -X, -XX:); empty = the JVM's defaults
  * @param concurrency     load driver clients
  * @param latencyMs       downstream latency per call, ms
  * @param ratePerSecond   open model: offered req/s; null = closed loop
@@ -22,20 +25,34 @@ import lab.fanout.bench.model.Strategy;
  * @param timeoutSeconds  per-request timeout of the driver, s
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                   int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
+                   List<String> jvmOptions, int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
                    int warmupSeconds, int repetitions, int timeoutSeconds) {
 
-    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500} */
-    public String label() {
-        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s", strategy, profile, concurrency,
-                latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
-                ratePerSecond == null ? "" : String.format(Locale.ROOT, " rate=%.0f/s", ratePerSecond));
+    public Cell {
+        jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
     }
 
-    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500} */
+    /** A cell with the JVM's default options. */
+    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
+                int warmupSeconds, int repetitions, int timeoutSeconds) {
+        this(block, strategy, profile, tomcatThreads, poolSize, List.of(), concurrency, latencyMs, ratePerSecond, requests,
+                durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+    }
+
+    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 jvm=[-Dx=1]} */
+    public String label() {
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s", strategy, profile, concurrency,
+                latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                ratePerSecond == null ? "" : String.format(Locale.ROOT, " rate=%.0f/s", ratePerSecond),
+                jvmOptions.isEmpty() ? "" : " jvm=" + jvmOptions);
+    }
+
+    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500}, {@code ...-p500-common.parallelism4} */
     public String id(int index) {
-        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s", index, strategy, profile, concurrency, latencyMs,
-                orDefault(tomcatThreads), orDefault(poolSize), ratePerSecond == null ? "" : "-r" + Math.round(ratePerSecond));
+        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s", index, strategy, profile, concurrency, latencyMs,
+                orDefault(tomcatThreads), orDefault(poolSize), ratePerSecond == null ? "" : "-r" + Math.round(ratePerSecond),
+                jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions));
     }
 
     private static String orDefault(Integer v) {

@@ -29,9 +29,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class MatrixFile {
 
-    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed");
+    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler");
     /** What {@code --preset} takes: the matrix presets, and faults (a failure-mode run, not a matrix). */
-    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "faults");
+    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler", "faults");
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
     /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */

@@ -11,6 +11,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.run.CellResult;
+import lab.fanout.bench.system.JvmOptions;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -229,7 +230,7 @@ public final class Charts {
         return r.cell().strategy().shortName() + " / " + r.deployment().profile() + extra(r, all);
     }
 
-    /** Pool size, threads or latency when they vary too, so that series stay apart. */
+    /** Pool size, threads, latency or main-service's JVM options when they vary too, so that series stay apart. */
     private static String extra(CellResult r, List<CellResult> all) {
         StringBuilder s = new StringBuilder();
         if (all.stream().map(c -> c.deployment().poolTotal()).distinct().count() > 1) {
@@ -240,6 +241,10 @@ public final class Charts {
         }
         if (all.stream().map(c -> c.deployment().latencyMs()).distinct().count() > 1) {
             s.append(" latency=").append(r.deployment().latencyMs());
+        }
+        if (all.stream().map(c -> c.deployment().jvm().options()).distinct().count() > 1) {
+            List<String> options = r.deployment().jvm().options();
+            s.append(' ').append(options.isEmpty() ? "JVM defaults" : JvmOptions.tag(options));
         }
         return s.toString();
     }

@@ -6,10 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+
+import lab.fanout.bench.run.CellResult;
+import lab.fanout.bench.run.Deployment;
 
 /**
  * The machine and software behind a run ({@code environment.txt}), and the short summary results.md puts next to
@@ -64,10 +69,36 @@ public final class Environment {
     }
 
     /**
-     * @param knobs    lines describing the matrix, target, driver and service JVM flags
+     * @return one {@code main_service_jvm:} line per distinct JVM main-service ran with in {@code results} (as it
+     *         reported itself at /actuator/info), naming the blocks that used it
+     */
+    public static List<String> mainServiceJvms(List<CellResult> results) {
+        Map<String, List<String>> lines = new LinkedHashMap<>();
+        for (CellResult r : results) {
+            Deployment d = r.deployment();
+            String line = String.format(Locale.ROOT, "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
+                    d.jvm().optionsText(), d.parallelism(), d.jvm().carriers(), d.jvm().collectorAndHeap(), d.cores());
+            List<String> in = lines.computeIfAbsent(line, k -> new ArrayList<>());
+            if (!in.contains(r.cell().block())) {
+                in.add(r.cell().block());
+            }
+        }
+        List<String> out = new ArrayList<>();
+        lines.forEach((line, in) -> out.add("main_service_jvm: " + line + " (blocks: " + String.join(", ", in) + ")"));
+        return out;
+    }
+
+    /** As {@link #text(Path, List, List, String)} without main-service's JVM lines. */
+    public static String text(Path repo, List<String> knobs, String loadBefore) {
+        return text(repo, knobs, List.of(), loadBefore);
+    }
+
+    /**
+     * @param knobs      lines describing the matrix, target, driver and service JVM flags
+     * @param jvms       main-service's JVMs as they reported themselves ({@link #mainServiceJvms})
      * @param loadBefore load average when the run started
      */
-    public static String text(Path repo, List<String> knobs, String loadBefore) {
+    public static String text(Path repo, List<String> knobs, List<String> jvms, String loadBefore) {
         List<String> lines = new ArrayList<>();
         lines.add("cpu_model: " + cpuModel());
         lines.add("cores: " + cores());
@@ -81,6 +112,7 @@ public final class Environment {
         lines.add("hey: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "hey").orElse("unknown"));
         lines.add("ab: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "apache2-utils").orElse("unknown"));
         lines.addAll(knobs);
+        lines.addAll(jvms);
         return String.join("\n", lines) + "\n";
     }
 

@@ -47,6 +47,9 @@ public final class ResultsCsv {
         col("pool_max_total", r -> r.cell.deployment().poolTotal());
         col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
         col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
+        col("carrier_parallelism", r -> r.cell.deployment().jvm().carrierParallelism());
+        col("carrier_max_pool_size", r -> r.cell.deployment().jvm().carrierMaxPoolSize());
+        col("jvm_options", r -> String.join(" ", r.cell.deployment().jvm().options()));
         col("cores", r -> r.cell.deployment().cores());
         col("concurrency", r -> r.cell.cell().concurrency());
         col("latency_ms", r -> r.cell.deployment().latencyMs());

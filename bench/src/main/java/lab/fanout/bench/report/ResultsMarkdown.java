@@ -31,7 +31,12 @@ public final class ResultsMarkdown {
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
             new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
             new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null
-                    ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s offered (open model)"));
+                    ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s offered (open model)"),
+            // main-service's JVM as it reported itself (/actuator/info knobs.runtime), not as the matrix asked
+            new Knob("JVM options         ", "JVM options", r -> r.deployment().jvm().optionsText()),
+            new Knob("Common pool         ", "Common pool", r -> "parallelism " + r.deployment().parallelism()),
+            new Knob("Carriers (virtual)  ", "Carriers", r -> r.deployment().jvm().carriers()),
+            new Knob("GC and heap         ", "GC and heap", r -> r.deployment().jvm().collectorAndHeap()));
 
     private ResultsMarkdown() {
     }
@@ -65,8 +70,8 @@ public final class ResultsMarkdown {
                 : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
         md.append("Repetitions          : ").append(c.repetitions()).append(" after ").append(c.warmupSeconds())
                 .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
-        md.append("Common pool          : parallelism ").append(first.deployment().parallelism())
-                .append(" on ").append(first.deployment().cores()).append(" cores\n```\n");
+        md.append("Cores                : ").append(first.deployment().cores())
+                .append(" (main-service's availableProcessors)\n```\n");
         Map<String, List<CellResult>> byProfile = cells.stream()
                 .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
         byProfile.forEach((profile, rows) -> table(md, profile, rows, varying));

@@ -17,6 +17,7 @@ import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.metrics.ServerFigures;
 import lab.fanout.bench.model.Bound;
+import lab.fanout.bench.system.JvmOptions;
 
 /**
  * Runs cells one after another: prepare the target, warm up (never measured), then the repetitions, each with
@@ -267,7 +268,8 @@ public final class BenchRunner {
                 int cores = Runtime.getRuntime().availableProcessors();
                 Bound b = Bound.of(c.strategy(), c.profile().equals("virtual"), c.concurrency(),
                         c.tomcatThreads() == null ? 200 : c.tomcatThreads(), c.poolSize() == null ? 500 : c.poolSize(),
-                        c.poolSize() == null ? 500 : c.poolSize(), c.latencyMs(), Math.max(1, cores - 1), c.ratePerSecond());
+                        c.poolSize() == null ? 500 : c.poolSize(), c.latencyMs(),
+                        JvmOptions.commonPoolParallelism(c.jvmOptions()).orElse(Math.max(1, cores - 1)), c.ratePerSecond());
                 // past main-service's default 10 s deadline a request ends anyway, as a 504
                 int inFlight = c.profile().equals("virtual") || c.tomcatThreads() == null ? c.concurrency()
                         : Math.min(c.concurrency(), c.tomcatThreads());

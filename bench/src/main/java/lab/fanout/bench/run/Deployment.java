@@ -1,5 +1,8 @@
 package lab.fanout.bench.run;
 
+import java.util.List;
+import java.util.Locale;
+
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
@@ -11,12 +14,65 @@ import lab.fanout.bench.system.ServiceInfo;
  * @param tomcatThreads server.tomcat.threads.max
  * @param poolTotal     fanout.pool.max-total
  * @param poolPerRoute  fanout.pool.max-per-route
- * @param parallelism   common ForkJoinPool parallelism
+ * @param parallelism   common ForkJoinPool parallelism of main-service's JVM (not the harness's): the
+ *                      {@code completableFuture} strategy's bound, p ÷ (3 × latency)
  * @param cores         available processors of main-service
  * @param latencyMs     downstream latency of the cell, ms
+ * @param jvm           main-service's JVM: scheduler, collector, heap and options
  */
 public record Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
-                         int parallelism, int cores, int latencyMs) {
+                         int parallelism, int cores, int latencyMs, Jvm jvm) {
+
+    /**
+     * What main-service's JVM runs with, read from the JVM itself ({@code knobs.runtime}), so a {@code -D} or
+     * {@code -XX} shows as its effect.
+     *
+     * @param carrierParallelism  the virtual-thread scheduler's carriers (VirtualThreadSchedulerMXBean); null = unknown
+     * @param carrierMaxPoolSize  the most carriers it may add while others block; null = unknown
+     * @param carrierMinRunnable  jdk.virtualThreadScheduler.minRunnable in effect; null = unknown
+     * @param garbageCollectors   the collectors' MXBean names, e.g. G1 Young Generation
+     * @param maxHeapBytes        Runtime.maxMemory(), bytes; null = unknown
+     * @param options             the JVM's input arguments other than --enable-preview (the ones the lab set)
+     */
+    public record Jvm(Integer carrierParallelism, Integer carrierMaxPoolSize, Integer carrierMinRunnable,
+                      List<String> garbageCollectors, Long maxHeapBytes, List<String> options) {
+
+        public static final Jvm UNKNOWN = new Jvm(null, null, null, List.of(), null, List.of());
+
+        public Jvm {
+            garbageCollectors = List.copyOf(garbageCollectors);
+            options = List.copyOf(options);
+        }
+
+        static Jvm of(ServiceInfo info) {
+            return new Jvm(info.carrierParallelism(), info.carrierMaxPoolSize(), info.carrierMinRunnable(),
+                    info.garbageCollectors(), info.maxHeapBytes(),
+                    info.jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList());
+        }
+
+        /** @return e.g. {@code parallelism 2, maxPoolSize 256, minRunnable 1}, or n/a */
+        public String carriers() {
+            return carrierParallelism == null ? "n/a" : "parallelism " + carrierParallelism + ", maxPoolSize "
+                    + carrierMaxPoolSize + ", minRunnable " + carrierMinRunnable;
+        }
+
+        /** @return e.g. {@code G1 Young Generation, G1 Concurrent GC, G1 Old Generation; max heap 1,986 MB} */
+        public String collectorAndHeap() {
+            return (garbageCollectors.isEmpty() ? "n/a" : String.join(", ", garbageCollectors)) + "; max heap "
+                    + (maxHeapBytes == null ? "n/a" : String.format(Locale.ROOT, "%,d MB", maxHeapBytes / (1024 * 1024)));
+        }
+
+        /** @return the options the lab set, space-separated, or {@code none (JVM defaults)} */
+        public String optionsText() {
+            return options.isEmpty() ? "none (JVM defaults)" : String.join(" ", options);
+        }
+    }
+
+    /** Without the JVM's details (tests, older services). */
+    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+                      int parallelism, int cores, int latencyMs) {
+        this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, Jvm.UNKNOWN);
+    }
 
     /** @throws IllegalStateException when main-service reports no knobs (not this project's main-service?) */
     static Deployment of(ServiceInfo info, int latencyMs) {
@@ -25,6 +81,6 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
         }
         int cores = info.json().path("runtime").path("availableProcessors").asInt(1);
         return new Deployment(info.profile(), info.virtualRequestThreads(), info.tomcatThreads(), info.poolMaxTotal(),
-                info.poolMaxPerRoute(), info.commonPoolParallelism(), cores, latencyMs);
+                info.poolMaxPerRoute(), info.commonPoolParallelism(), cores, latencyMs, Jvm.of(info));
     }
 }

@@ -2,6 +2,8 @@ package lab.fanout.bench.run;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import lab.fanout.bench.matrix.Cell;
@@ -21,14 +23,23 @@ public final class LocalTarget implements Target {
     /**
      * @param logDir one log per service, kept next to the results
      * @param extraMainProperties more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
+     * @param mainJvmOptions      JVM options for main-service in every cell ({@code ./lab bench --jvm-option}), before
+     *                            the cell's own {@code jvmOptions} (so a cell's value wins: the JVM takes the last -D)
      */
-    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties) {
+    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions) {
         LaunchSpec d = LaunchSpec.defaults(repo);
-        this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(), d.extraJvmArgs());
+        this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
+                d.extraJvmArgs(), mainJvmOptions);
+    }
+
+    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties) {
+        this(repo, logDir, extraMainProperties, List.of());
     }
 
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
-        return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs());
+        List<String> jvm = new ArrayList<>(base.mainJvmArgs());
+        jvm.addAll(cell.jvmOptions());
+        return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs()).withMainJvmArgs(jvm);
     }
 
     @Override

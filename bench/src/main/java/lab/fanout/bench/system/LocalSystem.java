@@ -54,10 +54,14 @@ public final class LocalSystem implements AutoCloseable {
      * @param extraMainProperties       more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
      * @param extraDownstreamProperties more Spring properties for the three downstreams
      * @param extraJvmArgs              JVM options for all four, e.g. {@code -Xmx512m}
+     * @param mainJvmArgs               JVM options for main-service alone, after {@code extraJvmArgs} (so they win):
+     *                                  the knobs {@code --jvm-option} and a matrix's {@code jvmOptions} set, checked by
+     *                                  {@link JvmOptions#validated}; changing them restarts main-service only
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
-                             Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
+                             Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
+                             List<String> mainJvmArgs) {
 
         public static final List<String> PROFILES = List.of("virtual", "platform");
 
@@ -75,6 +79,15 @@ public final class LocalSystem implements AutoCloseable {
             extraMainProperties = Map.copyOf(extraMainProperties);
             extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
             extraJvmArgs = List.copyOf(extraJvmArgs);
+            mainJvmArgs = JvmOptions.validated(mainJvmArgs == null ? List.of() : mainJvmArgs);
+        }
+
+        /** Without JVM options of main-service's own. */
+        public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
+                          boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
+                          Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
+            this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
+                    extraDownstreamProperties, extraJvmArgs, List.of());
         }
 
         /** Virtual profile, every knob at its default, the seed's ports, logs in {@code .lab/logs}. */
@@ -85,12 +98,18 @@ public final class LocalSystem implements AutoCloseable {
 
         public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs);
+        }
+
+        /** @param options main-service's JVM options (replacing any before), e.g. {@code -Dx=1}; see {@link JvmOptions} */
+        public LaunchSpec withMainJvmArgs(List<String> options) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options);
         }
 
         public LaunchSpec withFreePorts(boolean free, Path logs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs);
         }
 
         /** Whether the downstreams started for {@code this} serve {@code other} unchanged. */
@@ -305,6 +324,9 @@ public final class LocalSystem implements AutoCloseable {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("--enable-preview");
         command.addAll(spec.extraJvmArgs());
+        if (service.equals(MAIN)) {
+            command.addAll(spec.mainJvmArgs());
+        }
         command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
         command.addAll(spec.springArgs(service, ports, managementPorts));
         return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);

@@ -47,6 +47,41 @@ public record ServiceInfo(JsonNode json) {
         return integer(json.path("runtime").path("commonPoolParallelism"));
     }
 
+    /** @return the virtual-thread scheduler's parallelism (carrier threads), from its JDK management bean */
+    public Integer carrierParallelism() {
+        return integer(json.path("runtime").path("carrierParallelism"));
+    }
+
+    public Integer carrierMaxPoolSize() {
+        return integer(json.path("runtime").path("carrierMaxPoolSize"));
+    }
+
+    public Integer carrierMinRunnable() {
+        return integer(json.path("runtime").path("carrierMinRunnable"));
+    }
+
+    /** @return the collectors' names, e.g. [G1 Young Generation, G1 Concurrent GC, G1 Old Generation]; empty if unknown */
+    public List<String> garbageCollectors() {
+        return strings(json.path("runtime").path("garbageCollectors"));
+    }
+
+    /** @return Runtime.maxMemory() in bytes, or null if not reported */
+    public Long maxHeapBytes() {
+        JsonNode n = json.path("runtime").path("maxHeapBytes");
+        return n.isNumber() ? n.asLong() : null;
+    }
+
+    /** @return the JVM's input arguments (RuntimeMXBean), e.g. [--enable-preview, -Dx=1]; empty if not reported */
+    public List<String> jvmInputArguments() {
+        return strings(json.path("runtime").path("jvmInputArguments"));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(n -> values.add(n.asString()));
+        return values;
+    }
+
     public Integer poolMaxTotal() {
         return integer(json.path("fanout").path("pool").path("maxTotal"));
     }
@@ -72,7 +107,11 @@ public record ServiceInfo(JsonNode json) {
         } else {
             parts.add("profile=" + profile() + (virtualRequestThreads() ? " (virtual request threads)" : ""));
             parts.add("tomcatThreads=" + tomcatThreads() + " pool=" + poolMaxTotal() + "/" + poolMaxPerRoute()
-                    + " commonPoolParallelism=" + commonPoolParallelism());
+                    + " commonPoolParallelism=" + commonPoolParallelism() + " carrierParallelism=" + carrierParallelism());
+            List<String> options = jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList();
+            if (!options.isEmpty()) {
+                parts.add("jvm=" + options);
+            }
         }
         return String.join(" ", parts);
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.JvmOptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,80 @@ class MatrixFileTest {
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
                         Strategy.REACTIVE);
         assertThatThrownBy(() -> MatrixFile.preset("fast"))
-                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, openclosed, faults]");
+                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, openclosed, scheduler, faults]");
+    }
+
+    @Test
+    void schedulerPresetSweepsTheCommonPoolAndTheCarriersUnderBothProfiles() {
+        List<Cell> cells = MatrixFile.preset("scheduler").cells();
+        List<Cell> commonPool = cells.stream().filter(c -> c.block().equals("common-pool")).toList();
+        assertThat(commonPool).hasSize(8).allMatch(c -> c.strategy() == Strategy.COMPLETABLE_FUTURE);
+        assertThat(commonPool).extracting(c -> JvmOptions.commonPoolParallelism(c.jvmOptions()).orElseThrow())
+                .containsExactly(1, 2, 4, 16, 1, 2, 4, 16);
+        List<Cell> carriers = cells.stream().filter(c -> c.block().equals("carriers")).toList();
+        assertThat(carriers).hasSize(12).extracting(Cell::profile).containsOnly("virtual", "platform");
+        assertThat(carriers).anyMatch(c -> c.jvmOptions().equals(List.of("-Djdk.virtualThreadScheduler.parallelism=1",
+                "-Djdk.virtualThreadScheduler.maxPoolSize=1", "-Djdk.virtualThreadScheduler.minRunnable=1")));
+        // both strategies of one JVM value run one after the other: 6 restarts, not 12
+        assertThat(carriers.get(0).jvmOptions()).isEqualTo(carriers.get(1).jvmOptions());
+    }
+
+    @Test
+    void jvmOptionsIsAListOfOptionListsEachAnAxisValue() {
+        Matrix m = MatrixFile.yaml("t", """
+                blocks:
+                  - name: jvm
+                    strategies: cf
+                    profiles: virtual
+                    jvmOptions:
+                      - []
+                      - [-Djava.util.concurrent.ForkJoinPool.common.parallelism=4, -XX:+UseZGC]
+                    concurrencies: [4, 8]
+                    latenciesMs: 50
+                    requests: 8
+                """, "t.yaml");
+        assertThat(m.cells()).extracting(Cell::jvmOptions).containsExactly(List.of(), List.of(),
+                List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"),
+                List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"));
+        assertThat(m.cells().get(2).label()).endsWith("jvm=[-Djava.util.concurrent.ForkJoinPool.common.parallelism=4, -XX:+UseZGC]");
+        assertThat(m.cells().get(2).id(3)).endsWith("-common.parallelism4_UseZGC");
+        // a plain list: one option per value
+        Matrix plain = MatrixFile.yaml("t", """
+                blocks:
+                  - name: jvm
+                    strategies: cf
+                    profiles: virtual
+                    jvmOptions: [-Xmx256m, -Xmx512m]
+                    concurrencies: 4
+                    latenciesMs: 50
+                    requests: 8
+                """, "t.yaml");
+        assertThat(plain.cells()).extracting(Cell::jvmOptions).containsExactly(List.of("-Xmx256m"), List.of("-Xmx512m"));
+    }
+
+    @Test
+    void csvJvmOptionsAreSpaceSeparatedOnePerValue() {
+        Matrix m = MatrixFile.csv("t", """
+                name,strategies,profiles,jvmOptions,concurrencies,latenciesMs,requests
+                jvm,cf,virtual,-Djava.util.concurrent.ForkJoinPool.common.parallelism=1 -Djava.util.concurrent.ForkJoinPool.common.parallelism=2,4,50,8
+                """, "t.csv");
+        assertThat(m.cells()).extracting(c -> JvmOptions.commonPoolParallelism(c.jvmOptions()).orElseThrow()).containsExactly(1, 2);
+    }
+
+    @Test
+    void badJvmOptionNamesBlockAndFix() {
+        assertThatThrownBy(() -> MatrixFile.yaml("t", """
+                blocks:
+                  - name: jvm
+                    strategies: cf
+                    profiles: virtual
+                    jvmOptions: [[common.parallelism=4]]
+                    concurrencies: 4
+                    latenciesMs: 50
+                    requests: 8
+                """, "t.yaml"))
+                .hasMessageContaining("t.yaml: block 'jvm': jvmOptions: 'common.parallelism=4' is not a JVM option")
+                .hasMessageContaining("-D<name>=<value>");
     }
 
     @Test

@@ -46,6 +46,39 @@ class ReportTest {
         return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6, "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
+    /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */
+    @Test
+    void markdownShowsMainServicesJvmInTheHeaderOrAsColumnsWhenItVaries() {
+        List<CellResult> same = cells();
+        String md = ResultsMarkdown.render("t", List.of(), same, Map.of(), false);
+        assertThat(md).contains("JVM options          : none (JVM defaults)").contains("Common pool          : parallelism 1")
+                .contains("Carriers (virtual)   : n/a").contains("Cores                : 2");
+
+        List<CellResult> tuned = List.of(withJvm(same.get(0), 1, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=1")),
+                withJvm(same.get(1), 8, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8")));
+        md = ResultsMarkdown.render("t", List.of(), tuned, Map.of(), false);
+        assertThat(md).contains("| Concurrency | Executor | Pool size | JVM options | Common pool | Req./Sec.")
+                .contains("| -Djava.util.concurrent.ForkJoinPool.common.parallelism=8 | parallelism 8 |")
+                .contains("Carriers (virtual)   : parallelism 2, maxPoolSize 256, minRunnable 1")
+                .contains("GC and heap          : G1 Young Generation, G1 Old Generation; max heap 512 MB");
+        // the bars of a chart stay apart by the options
+        var bars = (org.knowm.xchart.CategoryChart) Charts.charts("b", tuned).get("b-throughput");
+        assertThat(bars.getSeriesMap().values().iterator().next().getXData()).map(Object::toString)
+                .containsExactly("virtualThreadPerTask / virtual pool=100 common.parallelism1",
+                        "virtualThreadPerTask / virtual pool=10 common.parallelism8");
+        assertThat(Environment.mainServiceJvms(tuned)).hasSize(2).first().asString()
+                .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1; commonPoolParallelism: 1;"
+                        + " carriers: parallelism 2, maxPoolSize 256, minRunnable 1; gc: G1 Young Generation");
+    }
+
+    private static CellResult withJvm(CellResult r, int parallelism, List<String> options) {
+        Deployment d = r.deployment();
+        Deployment tuned = new Deployment(d.profile(), d.virtual(), d.tomcatThreads(), d.poolTotal(), d.poolPerRoute(),
+                parallelism, d.cores(), d.latencyMs(), new Deployment.Jvm(2, 256, 1,
+                List.of("G1 Young Generation", "G1 Old Generation"), 512L * 1024 * 1024, options));
+        return new CellResult(r.index(), r.cell(), tuned, r.littlesLaw(), r.repetitions(), r.heapAfterBytes(), r.command());
+    }
+
     @Test
     void markdownShowsVaryingKnobsAsColumnsAndAbsentFiguresAsNa() {
         String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(), Map.of("pool", List.of("pool-throughput.png")), false);

@@ -59,7 +59,9 @@ class BenchIT {
         System.setProperty("lab.repo", REPO.toString());
         System.setProperty("lab.maxWarmupSeconds", "2");   // a tiny load may never let the JIT settle
 
-        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString());
+        // --own-services: never reuse or stop a developer's ./lab up; --jvm-option: it reaches main-service (gh-13)
+        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
+                "--own-services", "--jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=3");
 
         assertThat(exit).isZero();
         List<CSVRecord> rows;
@@ -74,6 +76,8 @@ class BenchIT {
             assertThat(r.get("requests")).isEqualTo("24");
             assertThat(Long.parseLong(r.get("answered")) + transport(r.get("error_kinds"))).isEqualTo(24);
             assertThat(r.get("profile")).isEqualTo("virtual");
+            assertThat(r.get("common_pool_parallelism")).isEqualTo("3");
+            assertThat(r.get("jvm_options")).isEqualTo("-Djava.util.concurrent.ForkJoinPool.common.parallelism=3");
             assertThat(r.get("peak_platform_threads")).isNotEmpty();
             double floor = r.get("strategy").equals("sequential") ? 150 : 50;
             assertThat(Double.parseDouble(r.get("p50_ms"))).isGreaterThanOrEqualTo(floor);

@@ -3,6 +3,7 @@ package lab.fanout.bench.system;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
@@ -43,6 +44,25 @@ class LaunchSpecTest {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
         assertThat(spec.sameDownstreams(spec.withKnobs("platform", 10, 10, null))).isTrue();
         assertThat(spec.sameDownstreams(spec.withKnobs("virtual", null, null, 2000))).isFalse();
+    }
+
+    @Test
+    void mainServiceJvmOptionsRestartOnlyMainService() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
+        LaunchSpec tuned = spec.withMainJvmArgs(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"));
+        assertThat(tuned).isNotEqualTo(spec);
+        assertThat(spec.sameDownstreams(tuned)).isTrue();
+        // kept by the other knobs' withers
+        assertThat(tuned.withKnobs("platform", 10, 10, 50).withFreePorts(true, Path.of("logs")).mainJvmArgs())
+                .containsExactly("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8");
+        // the options go to the JVM, never to Spring
+        assertThat(tuned.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).noneMatch(a -> a.contains("parallelism"));
+    }
+
+    @Test
+    void badJvmOptionStopsBeforeAnythingStarts() {
+        assertThatThrownBy(() -> LaunchSpec.defaults(Path.of(".")).withMainJvmArgs(List.of("parallelism=8")))
+                .hasMessageContaining("'parallelism=8' is not a JVM option");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The real four jars on free ports: up, one fan-out request through all of them, down with nothing left running. */
+/**
+ * The real four jars on free ports: up, one fan-out request through all of them, down with nothing left running; the
+ * JVM options reach main-service's process and its /actuator/info, and only main-service's (gh-13 part 3).
+ */
 class LocalSystemIT {
 
     static final Path REPO = Path.of("..").toAbsolutePath().normalize();
 
     @Test
     void startsServesAndStops(@TempDir Path logs) throws Exception {
-        LaunchSpec spec = LaunchSpec.defaults(REPO).withKnobs("platform", 20, 30, 50).withFreePorts(true, logs);
+        String commonPool = "-Djava.util.concurrent.ForkJoinPool.common.parallelism=3";
+        String carriers = "-Djdk.virtualThreadScheduler.parallelism=1";
+        LaunchSpec spec = LaunchSpec.defaults(REPO).withKnobs("platform", 20, 30, 50).withFreePorts(true, logs)
+                .withMainJvmArgs(List.of(commonPool, carriers));
         Collection<Long> pids;
         try (LocalSystem system = LocalSystem.start(spec)) {
             pids = system.pids().values();
@@ -29,7 +36,18 @@ class LocalSystemIT {
             assertThat(system.managementPorts().values()).doesNotContain(9222)
                     .doesNotContainAnyElementsOf(system.ports().values());
             // the harness reads the knobs from the management port, and the public port has no actuator
-            assertThat(ServiceInfo.fetch(system.mainManagementUrl()).profile()).isEqualTo("platform");
+            ServiceInfo info = ServiceInfo.fetch(system.mainManagementUrl());
+            assertThat(info.profile()).isEqualTo("platform");
+            // the options on main-service's command line, and their effect as the JVM itself reports it
+            assertThat(ProcessHandle.of(system.pids().get(LocalSystem.MAIN)).flatMap(h -> h.info().commandLine()))
+                    .hasValueSatisfying(c -> assertThat(c).contains(commonPool, carriers));
+            assertThat(info.commonPoolParallelism()).isEqualTo(3);
+            assertThat(info.carrierParallelism()).isEqualTo(1);
+            assertThat(info.jvmInputArguments()).contains("--enable-preview", commonPool, carriers);
+            assertThat(info.garbageCollectors()).isNotEmpty();
+            assertThat(info.maxHeapBytes()).isPositive();
+            assertThat(ServiceInfo.fetch(system.managementUrl("orders-service")).jvmInputArguments())
+                    .contains("--enable-preview").doesNotContain(commonPool, carriers);
             assertThat(Http.get(system.mainBaseUrl().resolve("/actuator/info"), Duration.ofSeconds(5))).isEmpty();
             URI uri = system.mainBaseUrl().resolve("/backoffice/api/v1/backoffice/orders?concurrency=scopeFork");
             HttpResponse<String> response = HttpClient.newHttpClient()

@@ -1,0 +1,70 @@
+package lab.fanout.bench.run;
+
+import java.util.List;
+import java.util.Map;
+
+import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.ServiceInfo;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** gh-13 part 4: which cells a running ./lab up can serve, judged by what its main-service reports. */
+class UpTargetTest {
+
+    /** A plain ./lab up: virtual, every knob at main-service's default, no JVM option. */
+    static final ServiceInfo PLAIN_UP = ServiceInfo.parse("""
+            {"knobs": {"runtime": {"profiles": ["virtual"], "tomcatThreadsMax": 200, "commonPoolParallelism": 1,
+                                   "jvmInputArguments": ["--enable-preview"]},
+                       "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}}}}""");
+
+    static Cell cell(String profile, Integer threads, Integer pool, List<String> jvm, int latencyMs) {
+        return new Cell("b", Strategy.SCOPE_FORK, profile, threads, pool, jvm, 100, latencyMs, null, null, 4, 3, 3, 20);
+    }
+
+    @Test
+    void aCellWithTheDefaultKnobsRunsOnAPlainUpWhateverItsLatency() {
+        // the latency travels as the latencyMs query parameter, as with --base-url
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 50), PLAIN_UP, List.of(), Map.of())).isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", 200, null, List.of(), 200), PLAIN_UP, List.of(), Map.of())).isEmpty();
+    }
+
+    @Test
+    void everyOtherKnobIsAMismatchNamingBothValues() {
+        assertThat(UpTarget.mismatch(cell("platform", null, null, List.of(), 200), PLAIN_UP, List.of(), Map.of()))
+                .hasValue("profile platform (./lab up runs virtual)");
+        // an explicit pool of 500 sets 500 per route too: not the default's 167
+        assertThat(UpTarget.mismatch(cell("virtual", null, 500, List.of(), 200), PLAIN_UP, List.of(), Map.of()))
+                .hasValue("pool 500/500 total/per route (./lab up: 500/167)");
+        assertThat(UpTarget.mismatch(cell("virtual", 10, null, List.of(), 200), PLAIN_UP, List.of(), Map.of()))
+                .hasValue("Tomcat threads 10 (./lab up: 200)");
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of("-Dx=1"), 200), PLAIN_UP, List.of(), Map.of()))
+                .hasValueSatisfying(why -> assertThat(why).startsWith("JVM options [").contains("-Dx=1]"));
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), PLAIN_UP, List.of(), Map.of("fanout.deadline", "2s")))
+                .hasValueSatisfying(why -> assertThat(why).startsWith("main-service properties {fanout.deadline=2s}"));
+    }
+
+    @Test
+    void anUpThatRefusesPerRequestKnobsCannotTakeTheLatencyAsAQueryParameter() {
+        ServiceInfo shared = ServiceInfo.parse("""
+                {"knobs": {"runtime": {"profiles": ["virtual"], "tomcatThreadsMax": 200, "jvmInputArguments": []},
+                           "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}},
+                           "simulation": {"requestKnobs": false}}}""");
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), shared, List.of(), Map.of()))
+                .hasValueSatisfying(why -> assertThat(why).contains("simulation.request-knobs=false"));
+    }
+
+    @Test
+    void jvmOptionsMatchWhenUpWasStartedWithTheSameOnes() {
+        ServiceInfo tuned = ServiceInfo.parse("""
+                {"knobs": {"runtime": {"profiles": ["virtual"], "tomcatThreadsMax": 200,
+                                       "jvmInputArguments": ["--enable-preview", "-Dp=8"]},
+                           "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}}}}""");
+        // JAVA_TOOL_OPTIONS would lead both lists: only meaningful without it
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("JAVA_TOOL_OPTIONS") == null, "JAVA_TOOL_OPTIONS is set");
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of("-Dp=8"), 200), tuned, List.of(), Map.of())).isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of("-Dp=8"), Map.of())).isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of(), Map.of())).isPresent();
+    }
+}
