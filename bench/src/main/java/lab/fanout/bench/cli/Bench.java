@@ -33,6 +33,7 @@ import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.OpenFileLimit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -91,6 +92,10 @@ public final class Bench implements Callable<Integer> {
             description = "extra Spring property for the main-service the harness starts, e.g. fanout.deadline=30s")
     Map<String, String> mainProperties = new LinkedHashMap<>();
 
+    @Option(names = "--aot", description = "the services the harness starts use their JDK AOT caches (.lab/aot), trained"
+            + " first (about a minute) when missing or a jar was rebuilt; startup only, see README")
+    boolean aot;
+
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
     Path out;
 
@@ -104,6 +109,9 @@ public final class Bench implements Callable<Integer> {
             // the load goes to the public port; knobs, readiness and scrapes come from the management port
             throw bad("--base-url and --management-url go together: main-service's public port and its management"
                     + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
+        }
+        if (aot && baseUrl != null) {
+            throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
         }
         if (FAULTS.equals(preset)) {
             return faults(ws);
@@ -131,7 +139,7 @@ public final class Bench implements Callable<Integer> {
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl)
-                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix));
+                : new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
@@ -198,7 +206,8 @@ public final class Bench implements Callable<Integer> {
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
                 "matrix: " + matrix.name(), "command: " + command,
                 "target: " + target.describe(), "driver: " + load.name(),
-                "service_jvm_flags: --enable-preview (JVM defaults otherwise)",
+                "service_jvm_flags: --enable-preview" + (aot && baseUrl == null ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
+                        + " (JVM defaults otherwise)",
                 "extra_main_properties: " + mainProperties(matrix),
                 "cells: " + results.size() + " finished"), loadBefore));
     }

@@ -3,6 +3,7 @@ package lab.fanout.bench.cli;
 import java.util.ArrayList;
 import java.util.List;
 
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import picocli.CommandLine.Option;
 
@@ -26,8 +27,12 @@ final class KnobOptions {
     @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default 200)")
     Integer latencyMs;
 
+    @Option(names = "--aot", description = "start each service with its JDK AOT cache (.lab/aot), trained first"
+            + " (about a minute) when missing or its jar was rebuilt")
+    boolean aot;
+
     LaunchSpec apply(LaunchSpec spec) {
-        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs);
+        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
@@ -36,11 +41,14 @@ final class KnobOptions {
         add(args, "--tomcat-threads", tomcatThreads);
         add(args, "--pool-size", poolSize);
         add(args, "--latency-ms", latencyMs);
+        if (aot) {
+            args.add("--aot");
+        }
         return String.join(" ", args);
     }
 
     boolean anyGiven() {
-        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null;
+        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null || aot;
     }
 
     private static void add(List<String> args, String name, Integer value) {

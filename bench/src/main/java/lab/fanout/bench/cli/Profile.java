@@ -48,9 +48,9 @@ import picocli.CommandLine.Spec;
                 "Starts its own four services on free ports (a running ./lab up is left alone, but shares the CPU) and"
                 + " stops them at the end."},
         footer = {"", "Examples:",
-                "  ./lab profile                                    (scopeFork, virtual, 100 clients: about 1.5 min)",
+                "  ./lab profile               (scopeFork, virtual, 100 clients: about 2 min)",
                 "  ./lab profile --strategy threadPerTask --profile platform",
-                "  ./lab profile --strategy sequential --concurrency 20 --seconds 10 --warmup-seconds 10",
+                "  ./lab profile --strategy seq --concurrency 20 --seconds 10",
                 "",
                 "Open the two cpu.html of two runs side by side to compare strategies. A warm-up of a few seconds"
                         + " leaves the JIT busy (its frames show in the CPU graph); 60 s gives settled figures.",

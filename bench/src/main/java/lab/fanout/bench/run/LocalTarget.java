@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.ServiceInfo;
@@ -21,10 +22,12 @@ public final class LocalTarget implements Target {
     /**
      * @param logDir one log per service, kept next to the results
      * @param extraMainProperties more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
+     * @param aot                 USE: the services start with their JDK AOT caches (trained first when missing)
      */
-    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties) {
+    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, AotCache.Mode aot) {
         LaunchSpec d = LaunchSpec.defaults(repo);
-        this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(), d.extraJvmArgs());
+        this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
+                d.extraJvmArgs(), aot);
     }
 
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
@@ -65,7 +68,8 @@ public final class LocalTarget implements Target {
 
     @Override
     public String describe() {
-        return "local: the four services started by the harness on free ports (logs in logs/)";
+        return "local: the four services started by the harness on free ports (logs in logs/)"
+                + (base.aot() == AotCache.Mode.USE ? ", each with its JDK AOT cache" : "");
     }
 
     @Override

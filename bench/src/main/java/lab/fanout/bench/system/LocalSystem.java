@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -54,10 +55,12 @@ public final class LocalSystem implements AutoCloseable {
      * @param extraMainProperties       more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
      * @param extraDownstreamProperties more Spring properties for the three downstreams
      * @param extraJvmArgs              JVM options for all four, e.g. {@code -Xmx512m}
+     * @param aot                       {@link AotCache.Mode#USE}: each service from its extracted jar with its AOT cache,
+     *                                  trained first when missing or stale ({@link AotTraining}); OFF: the jars as built
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
-                             Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
+                             Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs, AotCache.Mode aot) {
 
         public static final List<String> PROFILES = List.of("virtual", "platform");
 
@@ -75,6 +78,15 @@ public final class LocalSystem implements AutoCloseable {
             extraMainProperties = Map.copyOf(extraMainProperties);
             extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
             extraJvmArgs = List.copyOf(extraJvmArgs);
+            Objects.requireNonNull(aot, "aot");
+        }
+
+        /** Without an AOT cache. */
+        public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
+                          boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
+                          Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
+            this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
+                    extraDownstreamProperties, extraJvmArgs, AotCache.Mode.OFF);
         }
 
         /** Virtual profile, every knob at its default, the seed's ports, logs in {@code .lab/logs}. */
@@ -85,19 +97,24 @@ public final class LocalSystem implements AutoCloseable {
 
         public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, aot);
         }
 
         public LaunchSpec withFreePorts(boolean free, Path logs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, aot);
+        }
+
+        public LaunchSpec withAot(AotCache.Mode mode) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mode);
         }
 
         /** Whether the downstreams started for {@code this} serve {@code other} unchanged. */
         boolean sameDownstreams(LaunchSpec other) {
             return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
                     && extraDownstreamProperties.equals(other.extraDownstreamProperties)
-                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot);
+                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot) && aot == other.aot;
         }
 
         List<String> springArgs(String service, Map<String, Integer> ports, Map<String, Integer> managementPorts) {
@@ -171,6 +188,9 @@ public final class LocalSystem implements AutoCloseable {
 
     static LocalSystem start(LaunchSpec spec, boolean detached, PrintStream progress) {
         SERVICES.forEach(s -> jar(spec.repoRoot(), s));
+        if (spec.aot() == AotCache.Mode.USE && !AotCache.trained(spec.repoRoot())) {
+            AotTraining.run(spec, progress);
+        }
         // picked or checked together, named "<service>" and "<service> management"
         Map<String, Integer> all = spec.freePorts() ? Ports.free(portNames()) : Ports.requireFree(fixedPorts());
         Map<String, Integer> ports = new LinkedHashMap<>();
@@ -289,6 +309,7 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     private void launch(List<String> services, boolean appendLogs) {
+        long start = System.nanoTime();
         for (String service : services) {
             if (closed) {
                 throw new IllegalStateException("stopped while starting");
@@ -297,17 +318,34 @@ public final class LocalSystem implements AutoCloseable {
         }
         progress.print("waiting for " + String.join(", ", services) + " to get ready ");
         awaitReady(services);
-        progress.println(" ready");
+        progress.printf(Locale.ROOT, " ready in %.1f s%s%n", (System.nanoTime() - start) / 1e9,
+                spec.aot() == AotCache.Mode.OFF ? "" : " (AOT cache: " + spec.aot().name().toLowerCase(Locale.ROOT) + ")");
+        if (spec.aot() == AotCache.Mode.USE) {
+            services.forEach(s -> AotCache.loadProblem(aotLog(s)).ifPresent(problem -> progress.println("warning: "
+                    + s + " started without its AOT cache: " + problem + " (the JVM, its flags or the jar changed?"
+                    + " rm -r .lab/aot to train again)")));
+        }
     }
 
     private Process spawn(String service, boolean appendLogs) {
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        command.add(java);
         command.add("--enable-preview");
         command.addAll(spec.extraJvmArgs());
-        command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
+        if (spec.aot() == AotCache.Mode.OFF) {
+            command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
+        } else {
+            Path dir = AotCache.prepare(spec.repoRoot(), service, java);
+            command.addAll(AotCache.launch(spec.aot(), dir, service, aotLog(service)));
+        }
         command.addAll(spec.springArgs(service, ports, managementPorts));
         return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
+    }
+
+    /** @return where a service started with its AOT cache logs what the JVM did with it */
+    Path aotLog(String service) {
+        return spec.logDir().resolve(service + ".aot.log");
     }
 
     private void awaitReady(List<String> services) {
@@ -356,11 +394,13 @@ public final class LocalSystem implements AutoCloseable {
                 handles.add(p.toHandle());
             }
         }
+        // a training run writes its AOT cache on the way out: tens of seconds on a busy machine
+        Duration timeout = spec.aot() == AotCache.Mode.TRAIN ? AotTraining.STOP_TIMEOUT : Processes.STOP_TIMEOUT;
         // main-service first, alone: its graceful shutdown may still call the downstreams
         if (!handles.isEmpty() && services.contains(MAIN)) {
-            Processes.terminate(List.of(handles.removeFirst()));
+            Processes.terminate(List.of(handles.removeFirst()), timeout);
         }
-        Processes.terminate(handles);
+        Processes.terminate(handles, timeout);
     }
 
     /**
