@@ -3,6 +3,8 @@ package lab.fanout.bench.system;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -120,7 +122,11 @@ public final class AotCache {
                 throw new IllegalStateException("cannot extract " + jar + " for its AOT cache (java -Djarmode=tools -jar "
                         + jar.getFileName() + " extract): " + output.strip());
             }
-            Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+            } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+                delete(tmp);   // another ./lab extracted the same jar meanwhile: same bytes, keep theirs
+            }
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + dir, e);

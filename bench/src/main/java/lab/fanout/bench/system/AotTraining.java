@@ -24,7 +24,7 @@ import lab.fanout.bench.system.LocalSystem.LaunchSpec;
  */
 final class AotTraining {
 
-    /** How long the training load runs, s. */
+    /** How long the training load runs, s (system property {@code lab.aotTrainingSeconds}, default 20). */
     static final int LOAD_SECONDS = Integer.parseInt(System.getProperty("lab.aotTrainingSeconds", "20"));
     /** Concurrent requests of the training load: enough to run the strategies' parallel paths, not a benchmark. */
     static final int CLIENTS = 8;
