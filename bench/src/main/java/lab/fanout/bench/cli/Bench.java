@@ -38,6 +38,7 @@ import lab.fanout.bench.run.Target;
 import lab.fanout.bench.run.UpTarget;
 import lab.fanout.bench.system.JvmOptions;
 import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.OpenFileLimit;
 import lab.fanout.bench.system.Processes;
 import picocli.CommandLine.Command;
@@ -115,6 +116,10 @@ public final class Bench implements Callable<Integer> {
                     + " (two sets then share the CPU; tests use it so as never to stop a developer's ./lab up)")
     boolean ownServices;
 
+    @Option(names = "--aot", description = "the services the harness starts use their JDK AOT caches (.lab/aot), trained"
+            + " first (about a minute) when missing or a jar was rebuilt; startup only, see README")
+    boolean aot;
+
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
     Path out;
 
@@ -128,6 +133,9 @@ public final class Bench implements Callable<Integer> {
             // the load goes to the public port; knobs, readiness and scrapes come from the management port
             throw bad("--base-url and --management-url go together: main-service's public port and its management"
                     + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
+        }
+        if (aot && baseUrl != null) {
+            throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
         }
         if (FAULTS.equals(preset)) {
             return faults(ws);
@@ -239,7 +247,8 @@ public final class Bench implements Callable<Integer> {
         write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
                 "matrix: " + matrix.name(), "command: " + command,
                 "target: " + target.describe(), "driver: " + drivers(results, load),
-                "service_jvm_flags: --enable-preview; main-service also the options below",
+                "service_jvm_flags: --enable-preview" + (aot && baseUrl == null ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
+                        + "; main-service also the options below",
                 "extra_main_properties: " + mainProperties(matrix),
                 "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), loadBefore));
     }
@@ -249,7 +258,8 @@ public final class Bench implements Callable<Integer> {
      * cells whose knobs it has, and for the rest, after stopping it, the harness's own ({@link UpTarget}).
      */
     private Target localTarget(Workspace ws, Path dir, Matrix matrix) {
-        Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions);
+        Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions,
+                aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
         RunState state = RunState.load(ws);
         Map<String, ProcessHandle> running = state.running();
         running.keySet().removeIf(RunState.PROMETHEUS::equals);

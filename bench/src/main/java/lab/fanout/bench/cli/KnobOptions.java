@@ -3,6 +3,7 @@ package lab.fanout.bench.cli;
 import java.util.ArrayList;
 import java.util.List;
 
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import picocli.CommandLine.Option;
 
@@ -32,9 +33,14 @@ final class KnobOptions {
                     + " --jvm-option=-Djdk.virtualThreadScheduler.parallelism=1, --jvm-option=-XX:+UseZGC, --jvm-option=-Xmx512m"})
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--aot", description = "start each service with its JDK AOT cache (.lab/aot), trained first"
+            + " (about a minute) when missing or its jar was rebuilt")
+    boolean aot;
+
     /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option that is not a -D/-X option (message: the fix) */
     LaunchSpec apply(LaunchSpec spec) {
-        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvmOptions);
+        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvmOptions)
+                .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
@@ -44,12 +50,15 @@ final class KnobOptions {
         add(args, "--pool-size", poolSize);
         add(args, "--latency-ms", latencyMs);
         jvmOptions.forEach(o -> args.add("--jvm-option=" + o));
+        if (aot) {
+            args.add("--aot");
+        }
         return String.join(" ", args);
     }
 
     boolean anyGiven() {
         return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null
-                || !jvmOptions.isEmpty();
+                || !jvmOptions.isEmpty() || aot;
     }
 
     private static void add(List<String> args, String name, Integer value) {

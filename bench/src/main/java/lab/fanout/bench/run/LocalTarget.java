@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.ServiceInfo;
@@ -25,15 +26,17 @@ public final class LocalTarget implements Target {
      * @param extraMainProperties more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
      * @param mainJvmOptions      JVM options for main-service in every cell ({@code ./lab bench --jvm-option}), before
      *                            the cell's own {@code jvmOptions} (so a cell's value wins: the JVM takes the last -D)
+     * @param aot                 USE: the services start with their JDK AOT caches (trained first when missing)
      */
-    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions) {
+    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions,
+                       AotCache.Mode aot) {
         LaunchSpec d = LaunchSpec.defaults(repo);
         this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
-                d.extraJvmArgs(), mainJvmOptions);
+                d.extraJvmArgs(), mainJvmOptions, aot);
     }
 
     public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties) {
-        this(repo, logDir, extraMainProperties, List.of());
+        this(repo, logDir, extraMainProperties, List.of(), AotCache.Mode.OFF);
     }
 
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
@@ -76,7 +79,8 @@ public final class LocalTarget implements Target {
 
     @Override
     public String describe() {
-        return "local: the four services started by the harness on free ports (logs in logs/)";
+        return "local: the four services started by the harness on free ports (logs in logs/)"
+                + (base.aot() == AotCache.Mode.USE ? ", each with its JDK AOT cache" : "");
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -57,11 +58,13 @@ public final class LocalSystem implements AutoCloseable {
      * @param mainJvmArgs               JVM options for main-service alone, after {@code extraJvmArgs} (so they win):
      *                                  the knobs {@code --jvm-option} and a matrix's {@code jvmOptions} set, checked by
      *                                  {@link JvmOptions#validated}; changing them restarts main-service only
+     * @param aot                       {@link AotCache.Mode#USE}: each service from its extracted jar with its AOT cache,
+     *                                  trained first when missing or stale ({@link AotTraining}); OFF: the jars as built
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
                              Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
-                             List<String> mainJvmArgs) {
+                             List<String> mainJvmArgs, AotCache.Mode aot) {
 
         public static final List<String> PROFILES = List.of("virtual", "platform");
 
@@ -80,14 +83,15 @@ public final class LocalSystem implements AutoCloseable {
             extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
             extraJvmArgs = List.copyOf(extraJvmArgs);
             mainJvmArgs = JvmOptions.validated(mainJvmArgs == null ? List.of() : mainJvmArgs);
+            Objects.requireNonNull(aot, "aot");
         }
 
-        /** Without JVM options of main-service's own. */
+        /** Without JVM options of main-service's own, without an AOT cache. */
         public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                           boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
                           Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
             this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
-                    extraDownstreamProperties, extraJvmArgs, List.of());
+                    extraDownstreamProperties, extraJvmArgs, List.of(), AotCache.Mode.OFF);
         }
 
         /** Virtual profile, every knob at its default, the seed's ports, logs in {@code .lab/logs}. */
@@ -98,25 +102,30 @@ public final class LocalSystem implements AutoCloseable {
 
         public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
         }
 
         /** @param options main-service's JVM options (replacing any before), e.g. {@code -Dx=1}; see {@link JvmOptions} */
         public LaunchSpec withMainJvmArgs(List<String> options) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, aot);
         }
 
         public LaunchSpec withFreePorts(boolean free, Path logs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
+        }
+
+        public LaunchSpec withAot(AotCache.Mode mode) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, mode);
         }
 
         /** Whether the downstreams started for {@code this} serve {@code other} unchanged. */
         boolean sameDownstreams(LaunchSpec other) {
             return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
                     && extraDownstreamProperties.equals(other.extraDownstreamProperties)
-                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot);
+                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot) && aot == other.aot;
         }
 
         List<String> springArgs(String service, Map<String, Integer> ports, Map<String, Integer> managementPorts) {
@@ -190,6 +199,9 @@ public final class LocalSystem implements AutoCloseable {
 
     static LocalSystem start(LaunchSpec spec, boolean detached, PrintStream progress) {
         SERVICES.forEach(s -> jar(spec.repoRoot(), s));
+        if (spec.aot() == AotCache.Mode.USE && !AotCache.trained(spec.repoRoot())) {
+            AotTraining.run(spec, progress);
+        }
         // picked or checked together, named "<service>" and "<service> management"
         Map<String, Integer> all = spec.freePorts() ? Ports.free(portNames()) : Ports.requireFree(fixedPorts());
         Map<String, Integer> ports = new LinkedHashMap<>();
@@ -308,6 +320,7 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     private void launch(List<String> services, boolean appendLogs) {
+        long start = System.nanoTime();
         for (String service : services) {
             if (closed) {
                 throw new IllegalStateException("stopped while starting");
@@ -316,20 +329,37 @@ public final class LocalSystem implements AutoCloseable {
         }
         progress.print("waiting for " + String.join(", ", services) + " to get ready ");
         awaitReady(services);
-        progress.println(" ready");
+        progress.printf(Locale.ROOT, " ready in %.1f s%s%n", (System.nanoTime() - start) / 1e9,
+                spec.aot() == AotCache.Mode.OFF ? "" : " (AOT cache: " + spec.aot().name().toLowerCase(Locale.ROOT) + ")");
+        if (spec.aot() == AotCache.Mode.USE) {
+            services.forEach(s -> AotCache.loadProblem(aotLog(s)).ifPresent(problem -> progress.println("warning: "
+                    + s + " started without its AOT cache: " + problem + " (the JVM, its flags or the jar changed?"
+                    + " rm -r .lab/aot to train again)")));
+        }
     }
 
     private Process spawn(String service, boolean appendLogs) {
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        command.add(java);
         command.add("--enable-preview");
         command.addAll(spec.extraJvmArgs());
         if (service.equals(MAIN)) {
             command.addAll(spec.mainJvmArgs());
         }
-        command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
+        if (spec.aot() == AotCache.Mode.OFF) {
+            command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));
+        } else {
+            Path dir = AotCache.prepare(spec.repoRoot(), service, java);
+            command.addAll(AotCache.launch(spec.aot(), dir, service, aotLog(service)));
+        }
         command.addAll(spec.springArgs(service, ports, managementPorts));
         return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
+    }
+
+    /** @return where a service started with its AOT cache logs what the JVM did with it */
+    Path aotLog(String service) {
+        return spec.logDir().resolve(service + ".aot.log");
     }
 
     private void awaitReady(List<String> services) {
@@ -378,11 +408,13 @@ public final class LocalSystem implements AutoCloseable {
                 handles.add(p.toHandle());
             }
         }
+        // a training run writes its AOT cache on the way out: tens of seconds on a busy machine
+        Duration timeout = spec.aot() == AotCache.Mode.TRAIN ? AotTraining.STOP_TIMEOUT : Processes.STOP_TIMEOUT;
         // main-service first, alone: its graceful shutdown may still call the downstreams
         if (!handles.isEmpty() && services.contains(MAIN)) {
-            Processes.terminate(List.of(handles.removeFirst()));
+            Processes.terminate(List.of(handles.removeFirst()), timeout);
         }
-        Processes.terminate(handles);
+        Processes.terminate(handles, timeout);
     }
 
     /**

@@ -44,8 +44,13 @@ public final class Processes {
 
     /** SIGTERM to all at once (graceful shutdown), wait up to 30 s for all, then SIGKILL the rest. */
     public static void terminate(List<ProcessHandle> handles) {
+        terminate(handles, STOP_TIMEOUT);
+    }
+
+    /** SIGTERM to all at once, wait up to {@code timeout} for all, then SIGKILL the rest. */
+    public static void terminate(List<ProcessHandle> handles, Duration timeout) {
         handles.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + timeout.toNanos();
         for (ProcessHandle h : handles) {
             while (h.isAlive() && System.nanoTime() < deadline) {
                 sleep(Duration.ofMillis(100));

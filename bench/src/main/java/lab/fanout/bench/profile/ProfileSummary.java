@@ -1,0 +1,83 @@
+package lab.fanout.bench.profile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import lab.fanout.bench.metrics.ServerFigures;
+
+/** The text of {@code summary.txt}: per profiled window, what was sampled, what it cost per request, and top frames. */
+public final class ProfileSummary {
+
+    private ProfileSummary() {
+    }
+
+    /**
+     * One profiled window of load.
+     *
+     * @param name           {@code CPU} or {@code wall}
+     * @param engine         what sampled, in words, e.g. {@code cpu (perf events), a sample every 10 ms of CPU time}
+     * @param files          the flame graph and the collapsed stacks, relative to the output folder
+     * @param seconds        the load driver's window, s (first request sent to last answer)
+     * @param answered       requests answered in the window, any status
+     * @param errors         error kind to count, e.g. {@code HTTP 504}
+     * @param mainCpuSeconds main-service's CPU (utime + stime from /proc) over the window, s; null when unreadable
+     * @param server         main-service's own figures over the window (threads), from its actuator
+     * @param stacks         the profile
+     */
+    public record Window(String name, String engine, List<String> files, double seconds, long answered,
+                         Map<String, Long> errors, Double mainCpuSeconds, ServerFigures server, CollapsedStacks stacks) {
+    }
+
+    /**
+     * @param cpuSeconds CPU used over a window, s (null: unknown)
+     * @param answered   requests answered in that window
+     * @return CPU-ms per request, or null when either is unknown or nothing was answered
+     */
+    public static Double cpuMsPerRequest(Double cpuSeconds, long answered) {
+        return cpuSeconds == null || answered <= 0 ? null : cpuSeconds * 1000 / answered;
+    }
+
+    /**
+     * @param intro lines above the windows: command, target, machine
+     * @param top   frames listed per window
+     */
+    public static String render(List<String> intro, List<Window> windows, int top) {
+        List<String> out = new ArrayList<>(intro);
+        for (Window w : windows) {
+            out.add("");
+            out.add(w.name() + " window: " + w.engine());
+            out.add("  files: " + String.join(", ", w.files()));
+            out.add(String.format(Locale.ROOT, "  load: %d answered in %.1f s (%.1f req/s)%s", w.answered(), w.seconds(),
+                    w.seconds() > 0 ? w.answered() / w.seconds() : 0.0, w.errors().isEmpty() ? ", no errors" : ", errors " + w.errors()));
+            Double perRequest = cpuMsPerRequest(w.mainCpuSeconds(), w.answered());
+            out.add(perRequest == null ? "  main-service CPU: n/a (/proc unreadable or nothing answered)"
+                    : String.format(Locale.ROOT, "  main-service CPU: %.2f s over the window = %.3f CPU-ms per request"
+                            + " (utime + stime from /proc; includes the profiler's own sampling)", w.mainCpuSeconds(), perRequest));
+            ServerFigures s = w.server();
+            out.add("  threads of main-service (peak in the window, /actuator/prometheus): platform "
+                    + count(s == null ? null : s.peakPlatformThreads()) + ", virtual (mounted or queued) "
+                    + count(s == null ? null : s.peakVirtualThreads()));
+            long total = w.stacks().total();
+            out.add("  top frames by self samples, of " + total + " samples:");
+            if (total == 0) {
+                out.add("    (no samples: was main-service busy in this window?)");
+            }
+            w.stacks().topSelf(top).forEach(f -> out.add(line(f)));
+            if (total > 0) {
+                out.add("  top Java frames (per sample its deepest Java method, whatever JVM or kernel code ran below it):");
+                w.stacks().topJava(top).forEach(f -> out.add(line(f)));
+            }
+        }
+        return String.join("\n", out) + "\n";
+    }
+
+    private static String line(CollapsedStacks.Frame f) {
+        return String.format(Locale.ROOT, "    %5.1f%% %7d  %s", 100 * f.share(), f.samples(), f.frame());
+    }
+
+    private static String count(Double v) {
+        return v == null ? "n/a" : Long.toString(Math.round(v));
+    }
+}
