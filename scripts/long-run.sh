@@ -40,7 +40,7 @@ read -r -d '' -a after < <(jiffies) || true
 n=$(awk '/\[200\]/ {print $2}' "$out")
 echo "$strategy, $clients clients, $warmup s warm-up, $window s window, ./lab up $*"
 awk '/Requests\/sec/ {print "  req/s: " $2} / 50% in/ {print "  p50: " $3 * 1000 " ms"} / 99% in/ {print "  p99: " $3 * 1000 " ms"}' "$out"
-grep -A8 'Status code distribution' "$out" | sed 's/^/  /'
+awk '/Status code distribution/ {f = 1} f && !NF {exit} f {print "  " $0}' "$out"
 for i in "${!services[@]}"; do
   per=$([[ ${services[$i]} == main-service ]] && echo request || echo call)
   echo "  ${services[$i]}: $(echo "scale=3; (${after[$i]} - ${before[$i]}) * 10 / $n" | bc) CPU-ms per $per"
