@@ -62,7 +62,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",
-                "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 12 min)",
+                "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 9 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
