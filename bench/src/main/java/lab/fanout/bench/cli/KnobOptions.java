@@ -21,7 +21,7 @@ final class KnobOptions {
     Integer tomcatThreads;
 
     @Option(names = "--pool-size", paramLabel = "N",
-            description = "HTTP connection pool of main-service, total and per downstream (default 500)")
+            description = "HTTP connection pool of main-service, total and per downstream (default: 500 total, 167 per downstream)")
     Integer poolSize;
 
     @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default 200)")
