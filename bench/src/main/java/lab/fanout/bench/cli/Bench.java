@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
-                "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 20 min)",
+                "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 15 min)",
                 "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",

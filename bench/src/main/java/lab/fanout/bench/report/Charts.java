@@ -244,7 +244,7 @@ public final class Charts {
         }
         if (all.stream().map(c -> c.deployment().jvm().options()).distinct().count() > 1) {
             List<String> options = r.deployment().jvm().options();
-            s.append(' ').append(options.isEmpty() ? "JVM defaults" : JvmOptions.tag(options));
+            s.append(' ').append(options.isEmpty() ? "JVM defaults" : JvmOptions.label(options));
         }
         return s.toString();
     }

@@ -1,6 +1,7 @@
 package lab.fanout.bench.system;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -71,6 +72,34 @@ public final class JvmOptions {
      */
     public static String tag(List<String> options) {
         return String.join("_", options.stream().map(JvmOptions::tag).toList());
+    }
+
+    /** The two scheduler families' property prefixes and their short names in chart labels. */
+    private static final Map<String, String> LABEL_PREFIXES = Map.of(
+            "-Djdk.virtualThreadScheduler.", "carriers",
+            "-Djava.util.concurrent.ForkJoinPool.common.", "commonPool");
+
+    /**
+     * @return a label short enough for a chart axis, e.g. {@code carriers parallelism=1 maxPoolSize=1} for
+     *         {@code -Djdk.virtualThreadScheduler.parallelism=1 -Djdk.virtualThreadScheduler.maxPoolSize=1},
+     *         {@code commonPool parallelism=4}; other options as written; empty for no options
+     */
+    public static String label(List<String> options) {
+        StringBuilder s = new StringBuilder();
+        String family = null;
+        for (String option : options) {
+            String prefix = LABEL_PREFIXES.keySet().stream().filter(option::startsWith).findFirst().orElse(null);
+            String name = prefix == null ? null : LABEL_PREFIXES.get(prefix);
+            if (!s.isEmpty()) {
+                s.append(' ');
+            }
+            if (name != null && !name.equals(family)) {
+                s.append(name).append(' ');
+            }
+            s.append(prefix == null ? option : option.substring(prefix.length()));
+            family = name;
+        }
+        return s.toString();
     }
 
     private static String tag(String option) {

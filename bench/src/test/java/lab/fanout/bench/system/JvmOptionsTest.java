@@ -44,4 +44,16 @@ class JvmOptionsTest {
                 "-XX:+UseZGC", "-Xmx512m"))).isEqualTo("virtualThreadScheduler.parallelism1_virtualThreadScheduler.maxPoolSize1_UseZGC_Xmx512m");
         assertThat(JvmOptions.tag(List.of())).isEmpty();
     }
+
+    @Test
+    void chartLabelsNameTheSchedulerOnceAndKeepOtherOptions() {
+        assertThat(JvmOptions.label(List.of("-Djdk.virtualThreadScheduler.parallelism=1",
+                "-Djdk.virtualThreadScheduler.maxPoolSize=1", "-Djdk.virtualThreadScheduler.minRunnable=1")))
+                .isEqualTo("carriers parallelism=1 maxPoolSize=1 minRunnable=1");
+        assertThat(JvmOptions.label(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC")))
+                .isEqualTo("commonPool parallelism=4 -XX:+UseZGC");
+        assertThat(JvmOptions.label(List.of("-Xmx1g", "-Djdk.virtualThreadScheduler.parallelism=2")))
+                .isEqualTo("-Xmx1g carriers parallelism=2");
+        assertThat(JvmOptions.label(List.of())).isEmpty();
+    }
 }
