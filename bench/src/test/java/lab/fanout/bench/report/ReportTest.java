@@ -64,8 +64,8 @@ class ReportTest {
         // the bars of a chart stay apart by the options
         var bars = (org.knowm.xchart.CategoryChart) Charts.charts("b", tuned).get("b-throughput");
         assertThat(bars.getSeriesMap().values().iterator().next().getXData()).map(Object::toString)
-                .containsExactly("virtualThreadPerTask / virtual pool=100 common.parallelism1",
-                        "virtualThreadPerTask / virtual pool=10 common.parallelism8");
+                .containsExactly("virtualThreadPerTask / virtual pool=100 commonPool parallelism=1",
+                        "virtualThreadPerTask / virtual pool=10 commonPool parallelism=8");
         assertThat(Environment.mainServiceJvms(tuned)).hasSize(2).first().asString()
                 .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1; commonPoolParallelism: 1;"
                         + " carriers: parallelism 2, maxPoolSize 256, minRunnable 1; gc: G1 Young Generation");
