@@ -1,7 +1,5 @@
 package lab.fanout.bench.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,7 +160,7 @@ public final class Profile implements Callable<Integer> {
                 Environment.summary(ws.repo()),
                 "load average (1/5/15 min) before: " + loadBefore + ", after: " + Environment.loadAverage());
         Path summary = dir.resolve("summary.txt");
-        write(summary, ProfileSummary.render(intro, windows, TOP_FRAMES));
+        Files.writeString(summary, ProfileSummary.render(intro, windows, TOP_FRAMES));
         System.out.println();
         System.out.print(Files.readString(summary));
         System.out.println();
@@ -248,13 +246,5 @@ public final class Profile implements Callable<Integer> {
 
     private ParameterException bad(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
     }
 }
