@@ -29,9 +29,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 public final class MatrixFile {
 
-    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler");
+    public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
+            "overhead");
     /** What {@code --preset} takes: the matrix presets, and faults (a failure-mode run, not a matrix). */
-    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler", "faults");
+    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
+            "overhead", "faults");
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
     /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */

@@ -22,8 +22,11 @@ class MatrixFileTest {
         assertThat(MatrixFile.preset("scale").cells()).hasSize(48).anyMatch(c -> c.concurrency() == 5000)
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
                         Strategy.REACTIVE);
-        assertThatThrownBy(() -> MatrixFile.preset("fast"))
-                .hasMessage("preset 'fast' is not one of [quick, seed, scale, soak, openclosed, scheduler, faults]");
+        assertThat(MatrixFile.preset("overhead").cells()).hasSize(8)
+                .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
+                .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
+        assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage(
+                "preset 'fast' is not one of [quick, seed, scale, soak, openclosed, scheduler, overhead, faults]");
     }
 
     @Test

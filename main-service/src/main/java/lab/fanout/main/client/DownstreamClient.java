@@ -1,7 +1,10 @@
 package lab.fanout.main.client;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
@@ -26,14 +29,18 @@ public class DownstreamClient {
 
     private final RestClient rest;
     private final WebClient web;
-    private final FanoutProperties.Downstreams urls;
+    private final Map<Downstream, String> catalogueUrls = new EnumMap<>(Downstream.class);
+    /** The query part of a URI template per set of knobs: at most 2^9 sets, each built once. */
+    private final Map<Set<String>, String> queryTemplates = new ConcurrentHashMap<>();
     private final FanoutCallMeters meters;
 
     DownstreamClient(RestClient downstreamRestClient, WebClient downstreamWebClient, FanoutProperties properties,
                      FanoutCallMeters meters) {
         this.rest = downstreamRestClient;
         this.web = downstreamWebClient;
-        this.urls = properties.downstreams();
+        for (Downstream downstream : Downstream.values()) {
+            catalogueUrls.put(downstream, downstream.catalogueUrl(properties.downstreams()).toString());
+        }
         this.meters = meters;
     }
 
@@ -100,9 +107,17 @@ public class DownstreamClient {
         meters.wasted(strategy, downstream.serviceName());
     }
 
-    /** @return a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag */
+    /**
+     * @return a URI template, not a built URI, so that http.client.requests gets a low-cardinality uri tag; built once
+     * per set of knobs (the names come in a fixed order, {@link Simulation#asQueryParameters})
+     */
     private String template(Downstream downstream, Map<String, Object> query) {
-        return downstream.catalogueUrl(urls) + query.keySet().stream()
-                .map(name -> name + "={" + name + "}").collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
+        String queryTemplate = queryTemplates.get(query.keySet());
+        if (queryTemplate == null) {
+            queryTemplate = query.keySet().stream().map(name -> name + "={" + name + "}")
+                    .collect(Collectors.joining("&", query.isEmpty() ? "" : "?", ""));
+            queryTemplates.putIfAbsent(Set.copyOf(query.keySet()), queryTemplate);
+        }
+        return catalogueUrls.get(downstream) + queryTemplate;
     }
 }

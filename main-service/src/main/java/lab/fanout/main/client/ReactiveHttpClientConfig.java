@@ -73,6 +73,9 @@ class ReactiveHttpClientConfig {
                         .setResponseTimeout(HttpClientConfig.timeout(properties.responseTimeout()))
                         .build())
                 .disableAutomaticRetries()   // as the blocking client: a retry would hide the fault under study
+                .disableCookieManagement()   // and, as there, none of these steps is needed for a downstream call
+                .disableRedirectHandling()
+                .disableAuthCaching()
                 .setIOReactorConfig(IOReactorConfig.custom().setSelectInterval(TIMEOUT_CHECK).build())
                 .build();
     }

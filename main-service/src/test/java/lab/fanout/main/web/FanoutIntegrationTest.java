@@ -96,8 +96,8 @@ abstract class FanoutIntegrationTest {
     }
 
     /**
-     * A fake downstream on a free port, for the rest of the JVM. Gzip off, as on the real downstreams: HttpClient asks
-     * for gzip, and WireMock's gzip stream would hold a dribbled body back until its end.
+     * A fake downstream on a free port, for the rest of the JVM. Gzip off, as on the real downstreams: should a client
+     * ask for gzip (main-service's no longer does), WireMock's gzip stream would hold a dribbled body back until its end.
      */
     private static WireMockServer fakeDownstream() {
         WireMockServer server = new WireMockServer(wireMockConfig().dynamicPort().gzipDisabled(true)
