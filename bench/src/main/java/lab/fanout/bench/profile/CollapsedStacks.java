@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,15 @@ public record CollapsedStacks(Map<String, Long> samples) {
         }
     }
 
+    /**
+     * The components {@link #byComponent} knows, each with the frame prefixes that belong to it, in the order they are
+     * listed. The JIT compiler and GC threads run no Java: their C++ frames name them.
+     */
+    static final Map<String, List<String>> COMPONENTS = componentPrefixes();
+
+    /** The {@link #byComponent} entry of samples that had no frame of a known component. */
+    public static final String OTHER = "other (JDK, JVM runtime, kernel)";
+
     /** @return all samples */
     public long total() {
         return samples.values().stream().mapToLong(Long::longValue).sum();
@@ -122,6 +132,46 @@ public record CollapsedStacks(Map<String, Long> samples) {
         Map<String, Long> total = new LinkedHashMap<>();
         samples.forEach((stack, count) -> frames(stack).stream().distinct().forEach(f -> total.merge(f, count, Long::sum)));
         return top(total, n);
+    }
+
+    /**
+     * @return per component ({@link #COMPONENTS}, then {@value #OTHER}) the samples whose innermost frame of a known
+     *         component is one of its own, largest first: the JDK, JVM and kernel code a component calls counts as that
+     *         component's (a socket write below Tomcat's code is Tomcat's, unless the JDK's socket I/O, a component of
+     *         its own, is on the stack between them)
+     */
+    public List<Frame> byComponent() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        samples.forEach((stack, count) -> counts.merge(component(frames(stack)), count, Long::sum));
+        return top(counts, counts.size());
+    }
+
+    private static String component(List<String> frames) {
+        for (String frame : frames.reversed()) {
+            for (Map.Entry<String, List<String>> c : COMPONENTS.entrySet()) {
+                if (c.getValue().stream().anyMatch(frame::startsWith)) {
+                    return c.getKey();
+                }
+            }
+        }
+        return OTHER;
+    }
+
+    private static Map<String, List<String>> componentPrefixes() {
+        Map<String, List<String>> c = new LinkedHashMap<>();
+        c.put("fanout-lab", List.of("lab/fanout/"));
+        c.put("Jackson (JSON)", List.of("tools/jackson/", "com/fasterxml/jackson/"));
+        c.put("Micrometer (metrics, observations)", List.of("io/micrometer/"));
+        c.put("Apache HttpClient 5", List.of("org/apache/hc/"));
+        c.put("Tomcat", List.of("org/apache/catalina/", "org/apache/coyote/", "org/apache/tomcat/"));
+        c.put("Reactor", List.of("reactor/"));
+        c.put("Spring", List.of("org/springframework/"));
+        c.put("JDK socket I/O and pollers", List.of("sun/nio/ch/", "java/net/Socket", "java/net/DelegatingSocketImpl"));
+        c.put("virtual-thread scheduling", List.of("java/lang/VirtualThread", "jdk/internal/vm/Continuation",
+                "java/util/concurrent/ForkJoin", "java/util/concurrent/DelayScheduler"));
+        c.put("JIT compiler", List.of("CompileBroker::"));
+        c.put("GC", List.of("G1", "GCTaskThread", "WorkerThread::"));
+        return Collections.unmodifiableMap(c);
     }
 
     private List<Frame> top(Map<String, Long> counts, int n) {

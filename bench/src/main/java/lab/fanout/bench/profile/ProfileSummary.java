@@ -65,6 +65,11 @@ public final class ProfileSummary {
                 out.add("    (no samples: was main-service busy in this window?)");
             }
             w.stacks().topSelf(top).forEach(f -> out.add(line(f)));
+            if (total > 0 && w.name().equals("CPU")) {
+                out.add("  CPU by component (per sample the innermost frame of a known library; the JDK, JVM and kernel"
+                        + " code it calls counts as its):");
+                w.stacks().byComponent().forEach(f -> out.add(line(f)));
+            }
             if (total > 0) {
                 out.add("  top Java frames (per sample its deepest Java method, whatever JVM or kernel code ran below it):");
                 w.stacks().topJava(top).forEach(f -> out.add(line(f)));

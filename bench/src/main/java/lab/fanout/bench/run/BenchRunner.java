@@ -96,6 +96,13 @@ public final class BenchRunner {
     }
     /** The JIT counts as done when it compiled for at most this share of a warm-up run's wall time. */
     static final double JIT_DONE_SHARE = 0.05;
+    /**
+     * ... or when the rate has stopped moving ({@link #PLATEAU}) while the JIT compiled for at most this share: it
+     * then finishes what no longer moves the figures (measured: docs/benchmarks.md, "What one cell does").
+     */
+    static final double JIT_PLATEAU_SHARE = 0.20;
+    /** The rate has stopped moving: a warm-up run answered within this share of the one before, either way. */
+    static final double PLATEAU = 0.03;
     static final String JIT_TIME = "jvm_compilation_time_ms_total";
     /** A (re)start on 2 cores: about 30 s until ready, then about 60 s of warm-up until the JIT has settled. */
     static final int RESTART_SECONDS = 90;
@@ -105,11 +112,14 @@ public final class BenchRunner {
      * @return whether the warm-up is over. Measured on 2 cores after a start (scopeFork, 100 clients, 4 s runs): the
      * JIT compiled 3,000-7,000 ms per run while the rate climbed from 28 to 400 req/s, and under 100 ms once it
      * held at 420-435. The rate alone misleads: it held at 245-257 req/s for 5 runs while the JIT was still at
-     * 4,400 ms per run. Without the metric: the last run answered no more than 10 % faster than the one before.
+     * 4,400 ms per run; so a plateau ends the warm-up only once the JIT is down to {@link #JIT_PLATEAU_SHARE}.
+     * Without the metric: the last run answered no more than 10 % faster than the one before.
      */
     static boolean steady(DriverRun before, DriverRun last, Double jitMillis, double runMillis) {
         if (jitMillis != null) {
-            return jitMillis <= JIT_DONE_SHARE * runMillis;
+            boolean plateau = before != null
+                    && Math.abs(last.answeredPerSecond() - before.answeredPerSecond()) <= PLATEAU * before.answeredPerSecond();
+            return jitMillis <= JIT_DONE_SHARE * runMillis || plateau && jitMillis <= JIT_PLATEAU_SHARE * runMillis;
         }
         return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();
     }
@@ -134,6 +144,7 @@ public final class BenchRunner {
         DriverRun before = null;
         long warmupStart = System.nanoTime();
         int maxSeconds = (fresh ? 3 : 1) * maxWarmupSeconds();
+        List<String> jitPerRun = new ArrayList<>();
         for (int w = 1; ; w++) {
             Double jitBefore = jitMillis(scraper);
             long runStart = System.nanoTime();
@@ -146,7 +157,11 @@ public final class BenchRunner {
             double runMillis = (System.nanoTime() - runStart) / 1e6;
             boolean outOfTime = (System.nanoTime() - warmupStart) / 1e9 + cell.warmupSeconds() > maxSeconds;
             boolean settled = steady(before, last, jit, runMillis);
+            jitPerRun.add(jit == null ? "n/a" : String.format(Locale.ROOT, "%.0f", jit));
             if (w >= (fresh ? 2 : 1) && (settled || outOfTime)) {
+                out.printf("  warm-up: %d run%s in %.0f s, %.0f req/s in the last; JIT per run %s ms%n", w,
+                        w == 1 ? "" : "s", (System.nanoTime() - warmupStart) / 1e9, last.answeredPerSecond(),
+                        String.join(" / ", jitPerRun));
                 if (!settled) {
                     out.printf("  warm-up stopped at its %d s limit before it settled (JIT: %s ms in the last run):"
                             + " the figures may still be rising%n", maxSeconds,

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 class CollapsedStacksTest {
@@ -48,6 +49,22 @@ class CollapsedStacksTest {
         assertThat(java).extracting(Frame::frame).containsExactly("sun/nio/ch/EPoll.wait",
                 "tools/jackson/databind/ObjectMapper.writeValueAsBytes", CollapsedStacks.NO_JAVA, "java/util/HashMap.getNode");
         assertThat(java).extracting(Frame::samples).containsExactly(45L, 30L, 15L, 10L);
+    }
+
+    @Test
+    void countsEachSampleForTheInnermostFrameOfAKnownComponent() {
+        CollapsedStacks stacks = CollapsedStacks.parse(PROFILE + """
+                thread_native_entry;CompileBroker::compiler_thread_loop;C2Compiler::compile_method 8
+                java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;org/apache/tomcat/util/net/NioEndpoint$Poller.events 2
+                """);
+
+        assertThat(stacks.byComponent()).extracting(Frame::frame, Frame::samples).containsExactly(
+                tuple("JDK socket I/O and pollers", 45L),   // EPoll.wait, below Tomcat's poller
+                tuple("Jackson (JSON)", 30L),
+                tuple(CollapsedStacks.OTHER, 15L),          // a C2 frame without its CompileBroker caller
+                tuple("fanout-lab", 10L),                   // HashMap.getNode, below the controller
+                tuple("JIT compiler", 8L),
+                tuple("Tomcat", 2L));
     }
 
     @Test

@@ -40,7 +40,14 @@ class BenchRunnerTest {
         // the rate held while the JIT still compiled 4.4 s in a 4 s run (two compiler threads): not warm
         assertThat(BenchRunner.steady(warmup(250, 4), warmup(252, 4), 4400.0, 4000)).isFalse();
         assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 87.0, 4000)).isTrue();
-        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 250.0, 4000)).isFalse();   // 6 %
+        assertThat(BenchRunner.steady(warmup(380, 4), warmup(425, 4), 250.0, 4000)).isFalse();   // 6 %, +12 %
+    }
+
+    @Test
+    void aPlateauEndsTheWarmUpOnceTheJitIsDownToAFifth() {
+        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 250.0, 4000)).isTrue();    // 6 %, rate +2.4 %
+        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 850.0, 4000)).isFalse();   // 21 %
+        assertThat(BenchRunner.steady(warmup(440, 4), warmup(425, 4), 400.0, 4000)).isFalse();   // 10 %, rate -3.4 %
     }
 
     @Test
