@@ -102,8 +102,20 @@ public final class Profile implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/profile-<timestamp>)")
     Path out;
 
+    @Option(names = "--summarize", paramLabel = "FILE",
+            description = "start nothing: print a recorded profile's samples by component and its top frames (a"
+                    + " .collapsed file, or one gzipped as .collapsed.gz, e.g. docs/overhead/after-cpu.collapsed.gz)")
+    Path summarize;
+
     @Override
     public Integer call() throws Exception {
+        if (summarize != null) {
+            if (!Files.isRegularFile(summarize)) {
+                throw bad("--summarize " + summarize + ": no such file (a .collapsed or .collapsed.gz of ./lab profile)");
+            }
+            System.out.print(ProfileSummary.renderStacks(summarize.toString(), CollapsedStacks.read(summarize), TOP_FRAMES));
+            return 0;
+        }
         Workspace ws = Workspace.current();
         Strategy s;
         try {

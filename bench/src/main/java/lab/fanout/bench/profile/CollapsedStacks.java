@@ -1,7 +1,9 @@
 package lab.fanout.bench.profile;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -10,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 
 /**
  * async-profiler's collapsed output ({@code file=x.collapsed}): one line per distinct stack,
@@ -65,10 +68,14 @@ public record CollapsedStacks(Map<String, Long> samples) {
         return new CollapsedStacks(samples);
     }
 
-    /** @throws UncheckedIOException when {@code file} cannot be read */
+    /**
+     * @param file a {@code .collapsed} file, or one gzipped ({@code .gz}: how docs/overhead keeps them)
+     * @throws UncheckedIOException when {@code file} cannot be read
+     */
     public static CollapsedStacks read(Path file) {
-        try {
-            return parse(Files.readString(file));
+        try (InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(Files.newInputStream(file))
+                : Files.newInputStream(file)) {
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }

@@ -59,23 +59,38 @@ public final class ProfileSummary {
             out.add("  threads of main-service (peak in the window, /actuator/prometheus): platform "
                     + count(s == null ? null : s.peakPlatformThreads()) + ", virtual (mounted or queued) "
                     + count(s == null ? null : s.peakVirtualThreads()));
-            long total = w.stacks().total();
-            out.add("  top frames by self samples, of " + total + " samples:");
-            if (total == 0) {
-                out.add("    (no samples: was main-service busy in this window?)");
-            }
-            w.stacks().topSelf(top).forEach(f -> out.add(line(f)));
-            if (total > 0 && w.name().equals("CPU")) {
-                out.add("  CPU by component (per sample the innermost frame of a known library; the JDK, JVM and kernel"
-                        + " code it calls counts as its):");
-                w.stacks().byComponent().forEach(f -> out.add(line(f)));
-            }
-            if (total > 0) {
-                out.add("  top Java frames (per sample its deepest Java method, whatever JVM or kernel code ran below it):");
-                w.stacks().topJava(top).forEach(f -> out.add(line(f)));
-            }
+            frames(out, w.stacks(), top, w.name().equals("CPU"));
         }
         return String.join("\n", out) + "\n";
+    }
+
+    /**
+     * The frame lines of {@link #render} for a profile recorded earlier ({@code ./lab profile --summarize}).
+     *
+     * @param name the profile's file, as the first line names it
+     */
+    public static String renderStacks(String name, CollapsedStacks stacks, int top) {
+        List<String> out = new ArrayList<>(List.of(name + ":"));
+        frames(out, stacks, top, true);
+        return String.join("\n", out) + "\n";
+    }
+
+    /** @param byComponent whether to list the samples by component: for a CPU profile, not a wall-clock one */
+    private static void frames(List<String> out, CollapsedStacks stacks, int top, boolean byComponent) {
+        long total = stacks.total();
+        out.add("  top frames by self samples, of " + total + " samples:");
+        if (total == 0) {
+            out.add("    (no samples: was main-service busy in this window?)");
+            return;
+        }
+        stacks.topSelf(top).forEach(f -> out.add(line(f)));
+        if (byComponent) {
+            out.add("  CPU by component (per sample the innermost frame of a known library; the JDK, JVM and kernel"
+                    + " code it calls counts as its):");
+            stacks.byComponent().forEach(f -> out.add(line(f)));
+        }
+        out.add("  top Java frames (per sample its deepest Java method, whatever JVM or kernel code ran below it):");
+        stacks.topJava(top).forEach(f -> out.add(line(f)));
     }
 
     private static String line(CollapsedStacks.Frame f) {

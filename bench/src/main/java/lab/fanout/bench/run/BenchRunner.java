@@ -117,8 +117,9 @@ public final class BenchRunner {
      */
     static boolean steady(DriverRun before, DriverRun last, Double jitMillis, double runMillis) {
         if (jitMillis != null) {
+            double rate = last.answeredPerSecond();
             boolean plateau = before != null
-                    && Math.abs(last.answeredPerSecond() - before.answeredPerSecond()) <= PLATEAU * before.answeredPerSecond();
+                    && Math.abs(rate - before.answeredPerSecond()) <= PLATEAU * before.answeredPerSecond();
             return jitMillis <= JIT_DONE_SHARE * runMillis || plateau && jitMillis <= JIT_PLATEAU_SHARE * runMillis;
         }
         return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();

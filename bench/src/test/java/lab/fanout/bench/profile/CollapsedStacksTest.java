@@ -1,9 +1,16 @@
 package lab.fanout.bench.profile;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 
 import lab.fanout.bench.profile.CollapsedStacks.Frame;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,6 +72,18 @@ class CollapsedStacksTest {
                 tuple("fanout-lab", 10L),                   // HashMap.getNode, below the controller
                 tuple("JIT compiler", 8L),
                 tuple("Tomcat", 2L));
+    }
+
+    @Test
+    void readsAPlainOrAGzippedFile(@TempDir Path dir) throws IOException {
+        Path plain = Files.writeString(dir.resolve("cpu.collapsed"), PROFILE);
+        Path gzipped = dir.resolve("cpu.collapsed.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gzipped))) {
+            out.write(PROFILE.getBytes(StandardCharsets.UTF_8));
+        }
+
+        assertThat(CollapsedStacks.read(gzipped)).isEqualTo(CollapsedStacks.read(plain));
+        assertThat(CollapsedStacks.read(gzipped).total()).isEqualTo(100);
     }
 
     @Test

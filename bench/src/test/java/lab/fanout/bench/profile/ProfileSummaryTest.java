@@ -42,4 +42,18 @@ class ProfileSummaryTest {
                 .contains(" 75.0%       3  epoll_wait")
                 .contains(" 75.0%       3  a/B.c");
     }
+
+    @Test
+    void rendersARecordedProfileWithItsComponents() {
+        CollapsedStacks stacks = CollapsedStacks.parse("java/lang/Thread.run;tools/jackson/core/JsonParser.next 3\n"
+                + "java/lang/Thread.run;lab/fanout/main/web/OrderView.join 1\n");
+
+        String text = ProfileSummary.renderStacks("after-cpu.collapsed.gz", stacks, 5);
+
+        assertThat(text).startsWith("after-cpu.collapsed.gz:\n")
+                .contains("of 4 samples")
+                .contains(" 75.0%       3  Jackson (JSON)")
+                .contains(" 25.0%       1  fanout-lab")
+                .contains(" 75.0%       3  tools/jackson/core/JsonParser.next");
+    }
 }
