@@ -1,5 +1,6 @@
 package lab.fanout.bench.matrix;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -7,7 +8,7 @@ import java.util.Map;
  * What {@code ./lab bench} runs: blocks (one table each) of cells.
  *
  * @param name           the preset's or file's name, for the report
- * @param blocks         in run order
+ * @param blocks         in table order; {@link #cells()} gives the run order
  * @param mainProperties Spring properties for the main-service the harness starts, for every cell (a YAML matrix's
  *                       top-level {@code mainProperties:}); {@code --main-property} overrides them
  */
@@ -21,7 +22,14 @@ public record Matrix(String name, List<Block> blocks, Map<String, String> mainPr
         this(name, blocks, Map.of());
     }
 
+    /**
+     * @return every block's cells ({@link Block#cells()}), run grouped by latency (all four services restart) and
+     * then profile (main-service restarts) across blocks, so that a restart, and the cold JIT after it, happens once
+     * per group, not once per block; within a group the blocks keep their order (a stable sort)
+     */
     public List<Cell> cells() {
-        return blocks.stream().flatMap(b -> b.cells().stream()).toList();
+        return blocks.stream().flatMap(b -> b.cells().stream())
+                .sorted(Comparator.comparingInt(Cell::latencyMs).thenComparingInt(c -> Block.PROFILES.indexOf(c.profile())))
+                .toList();
     }
 }

@@ -15,7 +15,9 @@ class MatrixFileTest {
     @Test
     void presetsParse() {
         List<Cell> quick = MatrixFile.preset("quick").cells();
-        assertThat(quick).hasSize(12).allMatch(c -> c.concurrency() == 100 && c.latencyMs() == 200 && c.repetitions() >= 3);
+        assertThat(quick).hasSize(12).allMatch(c -> c.latencyMs() == 200 && c.repetitions() >= 3)
+                // the common pool at few clients, so that it measures the strategy, not the deadline
+                .allMatch(c -> c.concurrency() == (c.strategy() == Strategy.COMPLETABLE_FUTURE ? 4 : 100));
         assertThat(quick).extracting(Cell::strategy).containsOnly(Strategy.values());
         assertThat(MatrixFile.preset("seed").cells()).hasSize(16)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
