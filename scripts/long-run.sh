@@ -5,13 +5,13 @@
 # the steady state. Prints req/s, p50/p99 (hey's histogram, closed loop), and CPU-ms per request per process
 # (utime + stime from /proc/<pid>/stat ÷ answered requests; USER_HZ 100), and of main-service's the part its JIT
 # compiler threads and its GC threads used (/proc/<pid>/task/*/stat by thread name; a compiler thread that exits
-# inside the window takes its share with it, so the JIT part is a lower bound).
+# inside the window takes its share with it, so the JIT part is a lower bound), and its context switches per request.
 # Usage: scripts/long-run.sh STRATEGY CLIENTS [WARMUP_S=120] [WINDOW_S=60] [-- ./lab up options...]
 #   e.g. scripts/long-run.sh completableFutureWithVirtualTaskExecutor 200 120 60 -- --pool-size 2000 --latency-ms 200
 # Needs: hey, bc, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 7,9p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 9,11p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 && $1 != -h && $1 != --help ]] || usage
 strategy=$1 clients=$2; shift 2
 warmup=120 window=60
@@ -40,6 +40,8 @@ thread_jiffies() {
   echo "$sum"
 }
 jit_pattern='C[12] CompilerThre*' gc_pattern='@(GC Thread*|G1 *)'
+# context switches (voluntary: a thread blocked, e.g. a carrier parked for want of work) of all main-service's threads
+switches() { cat /proc/"$(pid main-service)"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt/ {v += $2} /^nonvoluntary_ctxt/ {n += $2} END {print v + 0, n + 0}'; }
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
 
@@ -47,11 +49,13 @@ echo "warm-up: hey -z ${warmup}s -c $clients (not measured)"
 [[ $warmup -gt 0 ]] && hey -z "${warmup}s" -c "$clients" "$url" >/dev/null
 read -r -d '' -a before < <(jiffies) || true
 jit_before=$(thread_jiffies "$jit_pattern") gc_before=$(thread_jiffies "$gc_pattern")
+read -r vol_before nonvol_before < <(switches)
 out=$(mktemp)
 echo "window: hey -z ${window}s -c $clients"
 hey -z "${window}s" -c "$clients" "$url" > "$out"
 read -r -d '' -a after < <(jiffies) || true
 jit_after=$(thread_jiffies "$jit_pattern") gc_after=$(thread_jiffies "$gc_pattern")
+read -r vol_after nonvol_after < <(switches)
 n=$(awk '/\[200\]/ {print $2}' "$out")
 echo "$strategy, $clients clients, $warmup s warm-up, $window s window, ./lab up $*"
 awk '/Requests\/sec/ {print "  req/s: " $2} / 50% in/ {print "  p50: " $3 * 1000 " ms"} / 99% in/ {print "  p99: " $3 * 1000 " ms"}' "$out"
@@ -61,5 +65,7 @@ for i in "${!services[@]}"; do
   echo "  ${services[$i]}: $(echo "scale=3; (${after[$i]} - ${before[$i]}) * 10 / $n" | bc) CPU-ms per $per"
 done
 echo "    of main-service's: JIT $(echo "scale=3; ($jit_after - $jit_before) * 10 / $n" | bc)," \
-  "GC $(echo "scale=3; ($gc_after - $gc_before) * 10 / $n" | bc) CPU-ms per request"
+  "GC $(echo "scale=3; ($gc_after - $gc_before) * 10 / $n" | bc) CPU-ms per request;" \
+  "context switches per request $(echo "scale=2; ($vol_after - $vol_before) / $n" | bc) voluntary," \
+  "$(echo "scale=2; ($nonvol_after - $nonvol_before) / $n" | bc) involuntary (threads alive at the end)"
 rm -f "$out"
