@@ -20,7 +20,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param downstreams     base URLs of the three downstream services
  * @param pool            the Apache HttpClient 5 connection pool shared by every downstream call
- * @param connectTimeout  TCP connect timeout of one downstream call (default 1s)
+ * @param connectTimeout  TCP connect timeout of one downstream call (default 3s: with 1s, a connect whose SYN was
+ *                        dropped, and retried by Linux after 1 s, or whose completion a CPU-starved I/O reactor saw
+ *                        late, failed as 502; under overload that cascaded: docs/reliability.md)
  * @param responseTimeout socket read timeout of one downstream call: the longest wait for response bytes (default 5s)
  * @param deadline        processing budget of one whole fan-out request, from when the controller starts it (time
  *                        queued for a request thread is not counted: nothing tells when the request arrived); no
@@ -31,7 +33,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("fanout")
 public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                                @Valid @DefaultValue Pool pool,
-                               @NotNull @DefaultValue("1s") Duration connectTimeout,
+                               @NotNull @DefaultValue("3s") Duration connectTimeout,
                                @NotNull @DefaultValue("5s") Duration responseTimeout,
                                @NotNull @DefaultValue("10s") Duration deadline) implements Knobs {
 
