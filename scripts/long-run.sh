@@ -4,13 +4,14 @@
 # different path from ./lab bench's (no warm-up rule, no window trimming), so the two agreeing says the harness found
 # the steady state. Prints req/s, p50/p99 (hey's histogram, closed loop), and CPU-ms per request per process
 # (utime + stime from /proc/<pid>/stat ÷ answered requests; USER_HZ 100), and of main-service's the part its JIT
-# compiler threads and its GC threads used (/proc/<pid>/task/*/stat by thread name; a compiler thread that exits
-# inside the window takes its share with it, so the JIT part is a lower bound), and its context switches per request.
+# compiler threads and its GC threads used, and its context switches per request (scripts/main-threads.sh; a
+# compiler thread that exits inside the window takes its share with it, so the JIT part is a lower bound).
 # Usage: scripts/long-run.sh STRATEGY CLIENTS [WARMUP_S=120] [WINDOW_S=60] [-- ./lab up options...]
 #   e.g. scripts/long-run.sh completableFutureWithVirtualTaskExecutor 200 120 60 -- --pool-size 2000 --latency-ms 200
 # Needs: hey, bc, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/main-threads.sh
 usage() { sed -n 9,11p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 && $1 != -h && $1 != --help ]] || usage
 strategy=$1 clients=$2; shift 2
@@ -29,33 +30,20 @@ state=.lab/run/system.properties
 pid() { sed -n "s/^pid\.$1=//p" "$state"; }
 services=(main-service orders-service products-service accounts-service)
 jiffies() { for s in "${services[@]}"; do awk '{print $14 + $15}' "/proc/$(pid "$s")/stat"; done; }
-# jiffies of main-service's threads whose name matches $1 (a bash pattern); stat's fields after "(comm) "
-shopt -s extglob
-thread_jiffies() {
-  local t sum=0
-  for t in /proc/"$(pid main-service)"/task/*; do
-    [[ $(cat "$t/comm" 2>/dev/null) == $1 ]] || continue
-    sum=$((sum + $(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}') + 0))
-  done
-  echo "$sum"
-}
-jit_pattern='C[12] CompilerThre*' gc_pattern='@(GC Thread*|G1 *)'
-# context switches (voluntary: a thread blocked, e.g. a carrier parked for want of work) of all main-service's threads
-switches() { cat /proc/"$(pid main-service)"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt/ {v += $2} /^nonvoluntary_ctxt/ {n += $2} END {print v + 0, n + 0}'; }
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
 
 echo "warm-up: hey -z ${warmup}s -c $clients (not measured)"
 [[ $warmup -gt 0 ]] && hey -z "${warmup}s" -c "$clients" "$url" >/dev/null
 read -r -d '' -a before < <(jiffies) || true
-jit_before=$(thread_jiffies "$jit_pattern") gc_before=$(thread_jiffies "$gc_pattern")
-read -r vol_before nonvol_before < <(switches)
+read -r _ jit_before gc_before < <(thread_jiffies "$(pid main-service)")
+read -r vol_before nonvol_before < <(context_switches "$(pid main-service)")
 out=$(mktemp)
 echo "window: hey -z ${window}s -c $clients"
 hey -z "${window}s" -c "$clients" "$url" > "$out"
 read -r -d '' -a after < <(jiffies) || true
-jit_after=$(thread_jiffies "$jit_pattern") gc_after=$(thread_jiffies "$gc_pattern")
-read -r vol_after nonvol_after < <(switches)
+read -r _ jit_after gc_after < <(thread_jiffies "$(pid main-service)")
+read -r vol_after nonvol_after < <(context_switches "$(pid main-service)")
 n=$(awk '/\[200\]/ {print $2}' "$out")
 echo "$strategy, $clients clients, $warmup s warm-up, $window s window, ./lab up $*"
 awk '/Requests\/sec/ {print "  req/s: " $2} / 50% in/ {print "  p50: " $3 * 1000 " ms"} / 99% in/ {print "  p99: " $3 * 1000 " ms"}' "$out"

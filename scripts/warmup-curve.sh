@@ -9,6 +9,7 @@
 # Needs: hey, bc, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/main-threads.sh
 usage() { sed -n 7,9p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 2 && $1 != -h && $1 != --help ]] || usage
 strategy=$1 clients=$2; shift 2
@@ -33,25 +34,17 @@ answered() {
   curl -sf http://127.0.0.1:9222/actuator/prometheus \
     | awk '/^http_server_requests_seconds_count/ && /backoffice/ {s += $NF} END {printf "%d", s}'
 }
-# jiffies of all threads, of the JIT compiler threads, of the GC threads
-jiffies() {
-  awk '{ line = $0; sub(/^[0-9]+ \(/, "", line); name = substr(line, 1, index(line, ") ") - 1);
-         sub(/^.*\) /, "", line); split(line, f, " "); j = f[12] + f[13]; all += j;
-         if (name ~ /^C[12] /) jit += j; if (name ~ /^(G1|GC)/) gc += j }
-       END { print all + 0, jit + 0, gc + 0 }' /proc/"$pid"/task/*/stat 2>/dev/null
-}
-
 echo "hey -z ${seconds}s -c $clients, one line per ${step} s (CPU-ms per answered request of main-service)"
 printf '%6s %8s %10s %10s %8s\n' "t (s)" "req/s" "CPU-ms" "JIT" "GC"
 hey -z "${seconds}s" -c "$clients" "$url" >/dev/null &
 hey_pid=$!
 t0=$(date +%s.%N) prev_t=$t0 prev_n=$(answered)
-read -r prev_all prev_jit prev_gc < <(jiffies)
+read -r prev_all prev_jit prev_gc < <(thread_jiffies "$pid")
 while kill -0 "$hey_pid" 2>/dev/null; do
   sleep "$step"
   kill -0 "$hey_pid" 2>/dev/null || break
   now=$(date +%s.%N) n=$(answered)
-  read -r all jit gc < <(jiffies)
+  read -r all jit gc < <(thread_jiffies "$pid")
   d=$((n - prev_n)); ((d > 0)) || d=1
   printf '%6.0f %8.1f %10.3f %10.3f %8.3f\n' "$(echo "$now - $t0" | bc)" "$(echo "$d / ($now - $prev_t)" | bc -l)" \
     "$(echo "($all - $prev_all) * 10 / $d" | bc -l)" "$(echo "($jit - $prev_jit) * 10 / $d" | bc -l)" \

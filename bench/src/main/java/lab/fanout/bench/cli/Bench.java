@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
                 "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's services"
                 + " run, the cells with their knobs run on them, and the first cell that needs other knobs stops them"
                 + " (one set of services at a time; it says how to start them again)."},
-        footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 6 min on 2 cores)",
+        footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 5 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
