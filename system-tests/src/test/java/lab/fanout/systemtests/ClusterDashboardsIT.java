@@ -1,6 +1,7 @@
 package lab.fanout.systemtests;
 
 import java.net.URI;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -28,7 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * five); the {@code main-service*} ones are also the values the JVM dashboard's {@code $application} is tested
  * with, each in turn, where the local test uses the saved "main-service";</li>
  * <li>{@code -Dfanout.cluster.rate-interval=5m}: in place of {@code $__rate_interval}, if the load ended longer
- * ago.</li>
+ * ago;</li>
+ * <li>{@code -Dfanout.cluster.loaded=main-service-virtual} and {@code -Dfanout.cluster.time=1764070000} (Unix
+ * seconds): {@link #variantsStayApart()} runs, with the queries evaluated at that time, which lies within a load of
+ * that variant alone (the other one idle for longer than the rate interval before it); without them it is
+ * skipped.</li>
  * </ul>
  * Alone, offline, in about 10 s once {@code ./mvnw verify} has compiled the modules (test-compile instead of verify:
  * the reactor then serves bench's classes, which nothing installs, and packages and unit-tests nothing):
@@ -44,6 +49,8 @@ class ClusterDashboardsIT {
     static final String PROMETHEUS = "fanout.cluster.prometheus";
     static final String APPLICATIONS = "fanout.cluster.applications";
     static final String RATE_INTERVAL = "fanout.cluster.rate-interval";
+    static final String LOADED = "fanout.cluster.loaded";
+    static final String TIME = "fanout.cluster.time";
     /** k8s/base: the three downstreams and main-service's two variants, by their pods' label app. */
     static final String K8S_APPLICATIONS =
             "orders-service,products-service,accounts-service,main-service-platform,main-service-virtual";
@@ -91,8 +98,42 @@ class ClusterDashboardsIT {
         for (String variant : variants) {
             queries.addAll(Dashboards.queries(Map.of("application", variant, "__rate_interval", rateInterval)));
         }
-        assertThat(DashboardQueryCheck.failures(queries, prometheus::query)).as("dashboard queries without data at %s"
+        assertThat(DashboardQueryCheck.failures(queries, prometheus::query, "empty-by-nature.txt")).as("dashboard queries without data at %s"
                         + " ($application = each of %s, $__rate_interval = %s: the load must have run within it)",
                 prometheus.url(), variants, rateInterval).isEmpty();
+    }
+
+    /**
+     * {@link VariantSeparationCheck} on every dashboard query as a user sees it with each variant in its own panel
+     * and with "All": one variant carries the load, the other reads 0. Then the same check on the overview with one
+     * {@code by (application, strategy)} of a load query turned into {@code by (strategy)} must fail at that panel:
+     * proof, on every run, that a query adding the variants together cannot pass.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = LOADED, matches = ".+")
+    void variantsStayApart() throws Exception {
+        String loaded = System.getProperty(LOADED);
+        Instant time = Instant.ofEpochSecond(Long.parseLong(System.getProperty(TIME)));
+        List<String> variants = applications.stream().filter(a -> a.startsWith("main-service")).toList();
+        assertThat(variants).as("-D%s names a variant of -D%s", LOADED, APPLICATIONS).contains(loaded).hasSize(2);
+        List<Query> queries = new ArrayList<>();
+        for (String application : variants) {
+            queries.addAll(Dashboards.queries(Map.of("application", application, "__rate_interval", rateInterval)));
+        }
+        queries.addAll(Dashboards.queries(Map.of("__rate_interval", rateInterval)));   // "All"
+        DashboardQueryCheck.InstantQuery at = promql -> prometheus.query(promql, time);
+        assertThat(VariantSeparationCheck.failures(queries, at, loaded, variants)).as(
+                "panels that do not keep the variants apart at %s with %s loaded ($__rate_interval = %s)",
+                time, loaded, rateInterval).isEmpty();
+
+        Query original = queries.stream().filter(q -> q.expr().contains("sum by (application, strategy) (rate(")
+                && q.where().contains("Request rate by strategy")).findFirst().orElseThrow();
+        String merged = original.promql().replace("sum by (application, strategy)", "sum by (strategy)");
+        List<String> mutant = VariantSeparationCheck.failures(List.of(new Query(original.where(), original.expr(),
+                merged, null, original.application())), at, loaded, variants);
+        System.out.println("variantsStayApart: the same check with one by (application) removed:");
+        mutant.forEach(line -> System.out.println("  " + line));
+        assertThat(mutant).as("the check on %s", merged).isNotEmpty()
+                .allMatch(line -> line.startsWith(original.where()));
     }
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +18,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Does every dashboard query return data? Shared by {@link DashboardsEndToEndIT} (a local Prometheus) and
- * {@link ClusterDashboardsIT} (a cluster's), with one allowlist: {@code empty-by-nature.txt}.
+ * {@link ClusterDashboardsIT} (a cluster's), with the allowlist {@code empty-by-nature.txt}; the local test adds
+ * {@code empty-under-lab-up.txt} (what only Kubernetes has: namespaces, pods, cAdvisor, the platform variant).
  */
 final class DashboardQueryCheck {
 
@@ -32,31 +34,41 @@ final class DashboardQueryCheck {
     }
 
     /**
-     * Runs every query and lists what is wrong: a query without data that the allowlist does not name (kind, where,
-     * PromQL), an allowlisted one that has data, an allowlist entry that names no query. The same {@code where}
-     * may come more than once (one dashboard tested with several variable values): an allowlisted entry must then
-     * be empty for each.
+     * Runs every query and lists what is wrong: a query without data that no allowlist names (kind, where, PromQL),
+     * an allowlisted one that has data, an allowlist entry that names no query. The same {@code where} may come more
+     * than once (a panel repeated per variant, tested with each): it has data when one of them has.
      *
+     * @param allowlists resources on the class path, each as {@code empty-by-nature.txt}
      * @return one line per failure; empty when all is well
      * @throws IllegalArgumentException when Prometheus rejects a query (its error and the PromQL)
-     * @throws IOException              when Prometheus cannot be reached, or the allowlist cannot be read
+     * @throws IOException              when Prometheus cannot be reached, or an allowlist cannot be read
      */
-    static List<String> failures(Collection<Query> queries, InstantQuery prometheus)
+    static List<String> failures(Collection<Query> queries, InstantQuery prometheus, String... allowlists)
             throws IOException, InterruptedException {
-        Map<String, String> allowed = emptyByNature();
-        List<String> failures = new ArrayList<>();
-        Set<String> seen = new TreeSet<>();
+        Map<String, String> allowed = new TreeMap<>();
+        for (String allowlist : allowlists) {
+            allowed.putAll(emptyByNature(allowlist));
+        }
+        Map<String, String> missing = new LinkedHashMap<>();   // where -> what is missing, while no evaluation has data
+        Set<String> hasData = new TreeSet<>();
         for (Query query : queries) {
-            seen.add(query.where());
-            String missing = missingData(prometheus.result(query.promql()), query.label());
-            if (missing != null && !allowed.containsKey(query.where())) {
-                failures.add(missing + " " + query.where() + "\n      " + query.promql());
-            } else if (missing == null && allowed.containsKey(query.where())) {
-                failures.add("HAS DATA, remove from empty-by-nature.txt: " + query.where());
+            String problem = missingData(prometheus.result(query.promql()), query.label());
+            if (problem == null) {
+                hasData.add(query.where());
+            } else {
+                missing.putIfAbsent(query.where(), problem + " " + query.where() + "\n      " + query.promql());
             }
         }
-        allowed.keySet().stream().filter(k -> !seen.contains(k))
-                .forEach(k -> failures.add("empty-by-nature.txt names no dashboard query: " + k));
+        List<String> failures = new ArrayList<>();
+        missing.forEach((where, problem) -> {
+            if (!hasData.contains(where) && !allowed.containsKey(where)) {
+                failures.add(problem);
+            }
+        });
+        hasData.stream().filter(allowed::containsKey)
+                .forEach(where -> failures.add("HAS DATA, remove from the allowlist: " + where));
+        allowed.keySet().stream().filter(k -> !hasData.contains(k) && !missing.containsKey(k))
+                .forEach(k -> failures.add("the allowlist names no dashboard query: " + k));
         return failures;
     }
 
@@ -78,17 +90,18 @@ final class DashboardQueryCheck {
     }
 
     /**
-     * @return "dashboard uid | panel title | refId" to the reason, from empty-by-nature.txt
+     * @param resource e.g. {@code empty-by-nature.txt}
+     * @return "dashboard uid | panel title | refId" to the reason
      * @throws IllegalStateException when a line is not "uid | panel | refId | reason"
      */
-    static Map<String, String> emptyByNature() throws IOException {
+    static Map<String, String> emptyByNature(String resource) throws IOException {
         Map<String, String> entries = new TreeMap<>();
-        try (InputStream in = DashboardQueryCheck.class.getResourceAsStream("/empty-by-nature.txt")) {
+        try (InputStream in = DashboardQueryCheck.class.getResourceAsStream("/" + resource)) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             for (String line : text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
                 String[] parts = line.split("\\s*\\|\\s*", 4);
                 if (parts.length != 4 || parts[3].isBlank()) {
-                    throw new IllegalStateException("empty-by-nature.txt: want 'uid | panel | refId | reason', got: " + line);
+                    throw new IllegalStateException(resource + ": want 'uid | panel | refId | reason', got: " + line);
                 }
                 entries.put(parts[0] + " | " + parts[1] + " | " + parts[2], parts[3]);
             }

@@ -42,8 +42,15 @@ final class Dashboards {
      *               no "All"), {@code $__rate_interval} by {@link #RATE_INTERVAL}
      * @param label  for a variable's query, the label whose values it lists (a result without it lists nothing);
      *               null for a panel's
+     * @param application the value put in place of {@code $application}, a regex (the dashboards match it with
+     *               {@code =~}); null when the query does not use it
      */
-    record Query(String where, String expr, String promql, String label) {
+    record Query(String where, String expr, String promql, String label, String application) {
+
+        /** @return whether this query can show {@code variant}'s series: it does not filter by $application, or the value matches */
+        boolean shows(String variant) {
+            return application == null || variant.matches(application);
+        }
     }
 
     private Dashboards() {
@@ -72,11 +79,11 @@ final class Dashboards {
 
     /**
      * As {@link #queries()}, with some variables set as a user would in Grafana: a cluster names its applications
-     * otherwise than the saved value, which is the local one.
+     * otherwise than the saved value, which is the local one, and a panel repeated per variant shows one value each.
      *
-     * @param chosen name to value, in place of the saved current value of a variable without an "All" option (one
-     *               with it is always tested with "All", which covers every value), or of {@code __rate_interval}
-     * @throws IllegalArgumentException when {@code chosen} names no such variable of any dashboard
+     * @param chosen name to value, in place of the saved current value (or "All") of a variable, or of
+     *               {@code __rate_interval}
+     * @throws IllegalArgumentException when {@code chosen} names no variable of any dashboard
      */
     static List<Query> queries(Map<String, String> chosen) {
         Set<String> unused = new TreeSet<>(chosen.keySet());
@@ -87,16 +94,16 @@ final class Dashboards {
             String uid = dashboard.path("uid").asString();
             Map<String, String> values = variableValues(dashboard, chosen);
             for (JsonNode variable : dashboard.path("templating").path("list")) {
-                if (!variable.path("includeAll").asBoolean(false)) {
-                    unused.remove(variable.path("name").asString());
-                }
+                unused.remove(variable.path("name").asString());
             }
+            String application = values.get("application");
             for (JsonNode panel : panels(dashboard)) {
                 for (JsonNode target : panel.path("targets")) {
                     if (target.has("expr")) {
                         String expr = target.get("expr").asString();
                         queries.add(new Query(uid + " | " + panel.path("title").asString() + " | "
-                                + target.path("refId").asString(), expr, substitute(expr, values, uid), null));
+                                + target.path("refId").asString(), expr, substitute(expr, values, uid), null,
+                                expr.contains("$application") ? application : null));
                     }
                 }
             }
@@ -110,12 +117,13 @@ final class Dashboards {
                     }
                     String promql = "count by (" + m.group(2) + ") (" + m.group(1) + ")";
                     queries.add(new Query(uid + " | variable " + variable.path("name").asString() + " | query",
-                            expr, substitute(promql, values, uid), m.group(2)));
+                            expr, substitute(promql, values, uid), m.group(2),
+                            expr.contains("$application") ? application : null));
                 }
             }
         }
         if (!unused.isEmpty()) {
-            throw new IllegalArgumentException("no dashboard has a variable without \"All\" named " + unused);
+            throw new IllegalArgumentException("no dashboard has a variable named " + unused);
         }
         return queries;
     }
@@ -141,10 +149,10 @@ final class Dashboards {
         values.put("__rate_interval", chosen.getOrDefault("__rate_interval", RATE_INTERVAL));
         for (JsonNode variable : dashboard.path("templating").path("list")) {
             String name = variable.path("name").asString();
-            String value = variable.path("includeAll").asBoolean(false)
+            String saved = variable.path("includeAll").asBoolean(false)
                     ? variable.path("allValue").asString()
-                    : chosen.getOrDefault(name, variable.path("current").path("value").asString());
-            values.put(name, value);
+                    : variable.path("current").path("value").asString();
+            values.put(name, chosen.getOrDefault(name, saved));
         }
         return values;
     }

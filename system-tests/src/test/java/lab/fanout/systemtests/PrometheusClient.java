@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,7 +38,18 @@ final class PrometheusClient {
      * @throws IOException              when Prometheus cannot be reached or answers with no JSON within 10 s
      */
     JsonNode query(String promql) throws IOException, InterruptedException {
-        URI uri = url.resolve("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
+        return query(promql, null);
+    }
+
+    /**
+     * As {@link #query(String)}, evaluated at {@code time} (Prometheus' {@code time} parameter) instead of now: what a
+     * panel showed at that moment.
+     *
+     * @param time null for now
+     */
+    JsonNode query(String promql, Instant time) throws IOException, InterruptedException {
+        URI uri = url.resolve("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+                + (time == null ? "" : "&time=" + time.getEpochSecond()));
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode body;
