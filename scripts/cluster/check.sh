@@ -11,7 +11,9 @@
 #     request-thread kind; a 400 problem+json for a bad strategy; no actuator through the Service, whose port list
 #     lacks the management port, which answers pod to pod only
 #   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
-#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT); Grafana's
+#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT); the panels
+#     keep main-service's variants apart: one variant loaded, then the other, its load shows where it belongs and
+#     the idle one reads 0 (ClusterDashboardsIT#variantsStayApart, which also proves a merged query fails); Grafana's
 #     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
 #   6 ./lab bench --base-url against one variant writes its results folder
 #   7 a killed downstream pod: 5xx problem+json within the deadline, then 200 once Kubernetes replaced it
@@ -215,8 +217,40 @@ check5() {
   else
     fail "5 dashboard queries without data (system-tests ClusterDashboardsIT)"; detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|expected|ERROR' "$work/it.log" | head -20)"
   fi
+  check5_variants "$port" "$apps"
   kill "$pf_pid" 2>/dev/null; pf_pid=
   check5_grafana
+}
+
+# One variant loaded, the other idle, then the other way round: the dashboards must show each load where it belongs
+# (system-tests VariantSeparationCheck). The idle variant must have had no request for longer than the rate interval
+# before the moment the queries are evaluated, hence the pause before each load. Each load: every strategy at once
+# (so that both pools and every executor work), $clients clients each, bounded by hey -z.
+check5_variants() {
+  local port=$1 apps=$2 rate=30s idle_s=40 load_s=25 clients=4 loaded url s at pids
+  for loaded in "${variants[@]}"; do
+    sleep "$idle_s"
+    url=$(service_url "$loaded")
+    pids=()
+    for s in $(strategies); do
+      in_ns timeout $((load_s + 30)) hey -z "${load_s}s" -c "$clients" "$url$orders?concurrency=$s" >"$work/variant-$s.log" 2>&1 &
+      pids+=($!)
+    done
+    sleep $((load_s - 3))
+    at=$(date +%s)   # within the load: the gauges' last scrape (every 5 s) holds it, and the rates' window too
+    wait "${pids[@]}"
+    if in_ns ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
+        -Dit.test='ClusterDashboardsIT#variantsStayApart' -Dfailsafe.failIfNoSpecifiedTests=false \
+        -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" \
+        -Dfanout.cluster.rate-interval=$rate -Dfanout.cluster.loaded="$loaded" -Dfanout.cluster.time="$at" \
+        >"$work/variants.log" 2>&1; then
+      pass "5 $loaded loaded alone ($(strategies | wc -l) strategies x $clients clients, ${load_s} s): every panel shows its load where it belongs, $(printf '%s\n' "${variants[@]}" | grep -vx "$loaded") reads 0"
+      grep -A3 'one by (application) removed' "$work/variants.log" | sed 's/^/        /'
+    else
+      fail "5 $loaded loaded alone: panels that do not keep the variants apart (ClusterDashboardsIT#variantsStayApart)"
+      detail "$(grep -E '^\s*"fanout-|\[\$application=|expected|ERROR' "$work/variants.log" | head -40)"
+    fi
+  done
 }
 
 # Grafana's image cannot exist here, so a pod with Grafana's own pod spec, as the real k8s/ renders it (volumes,

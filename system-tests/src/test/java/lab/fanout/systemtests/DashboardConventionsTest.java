@@ -49,8 +49,9 @@ class DashboardConventionsTest {
                 }
             });
         }
+        // issue 22: the overview selects by Kubernetes namespace, variant and pod, and by strategy
         assertThat(Dashboards.read(Repo.DASHBOARDS.resolve("fanout-overview.json")).path("templating").path("list"))
-                .extracting(v -> v.path("name").asString()).contains("strategy");
+                .extracting(v -> v.path("name").asString()).contains("namespace", "application", "pod", "strategy");
     }
 
     /** The provisioned datasource has the uid that the dashboards' datasource variable defaults to. */
