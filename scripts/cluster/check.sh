@@ -245,7 +245,9 @@ check5_variants() {
         -Dfanout.cluster.rate-interval=$rate -Dfanout.cluster.loaded="$loaded" -Dfanout.cluster.time="$at" \
         >"$work/variants.log" 2>&1; then
       pass "5 $loaded loaded alone ($(strategies | wc -l) strategies x $clients clients, ${load_s} s): every panel shows its load where it belongs, $(printf '%s\n' "${variants[@]}" | grep -vx "$loaded") reads 0"
-      grep -A3 'one by (application) removed' "$work/variants.log" | sed 's/^/        /'
+      # what the panels read (load and idle-zero queries, with "All"), then the merged query's failure
+      sed -n '/what the panels read/,/^variantsStayApart: the same/p' "$work/variants.log" | sed 's/^/        /'
+      grep -A2 'one by (application) removed' "$work/variants.log" | tail -n +2 | sed 's/^/        /'
     else
       fail "5 $loaded loaded alone: panels that do not keep the variants apart (ClusterDashboardsIT#variantsStayApart)"
       detail "$(grep -E '^\s*"fanout-|\[\$application=|expected|ERROR' "$work/variants.log" | head -40)"

@@ -36,6 +36,16 @@ final class VariantSeparationCheck {
     /** What {@code variant-load.txt} says a query must show. */
     enum Expect { LOAD, IDLE_ZERO }
 
+    /**
+     * @param failures one line per failure, naming the panel ("uid | title | refId"), the $application value and
+     *                 what was read; empty when every query keeps the variants apart
+     * @param readings for each listed query with "All": what each variant read (the sum of its series' values),
+     *                 e.g. {@code "fanout-overview | Request rate by strategy: $application | A (load):
+     *                 main-service-platform 0, main-service-virtual 113.4"}
+     */
+    record Result(List<String> failures, List<String> readings) {
+    }
+
     private VariantSeparationCheck() {
     }
 
@@ -43,16 +53,15 @@ final class VariantSeparationCheck {
      * @param queries   every dashboard query, once per value of $application to check (see {@link Query#shows})
      * @param loaded    the variant that was loaded within the rate interval before the evaluation time
      * @param variants  every variant (main-service-platform, main-service-virtual); the others are idle
-     * @return one line per failure, naming the panel ("uid | title | refId"), the variant value and what was read;
-     *         empty when every query keeps the variants apart
      * @throws IllegalArgumentException when Prometheus rejects a query
      * @throws IOException              when Prometheus cannot be reached or variant-load.txt cannot be read
      */
-    static List<String> failures(Collection<Query> queries, InstantQuery prometheus, String loaded,
-                                 Collection<String> variants) throws IOException, InterruptedException {
+    static Result check(Collection<Query> queries, InstantQuery prometheus, String loaded,
+                        Collection<String> variants) throws IOException, InterruptedException {
         Map<String, Expect> expected = expectations();
         Set<String> seen = new TreeSet<>();
         List<String> failures = new ArrayList<>();
+        List<String> readings = new ArrayList<>();
         for (Query query : queries) {
             if (query.label() != null) {
                 continue;   // a variable lists label values; the panels show the series
@@ -77,6 +86,10 @@ final class VariantSeparationCheck {
             if (expect == null) {
                 continue;
             }
+            if (variants.stream().allMatch(query::shows)) {
+                readings.add(query.where() + " (" + expect.name().toLowerCase().replace('_', '-') + "): " + variants.stream()
+                        .map(v -> v + " " + sum(byVariant.get(v))).collect(java.util.stream.Collectors.joining(", ")));
+            }
             for (String variant : variants) {
                 List<Double> values = byVariant.getOrDefault(variant, List.of());
                 if (variant.equals(loaded)) {
@@ -90,7 +103,16 @@ final class VariantSeparationCheck {
         }
         expected.keySet().stream().filter(k -> !seen.contains(k))
                 .forEach(k -> failures.add("variant-load.txt names no dashboard query: " + k));
-        return failures;
+        return new Result(failures, readings);
+    }
+
+    /** @return the sum of the values, rounded to 0.1 ("no series" when there is none; NaN when one is NaN) */
+    private static String sum(List<Double> values) {
+        if (values == null) {
+            return "no series";
+        }
+        double sum = values.stream().mapToDouble(Double::doubleValue).sum();
+        return Double.isNaN(sum) ? "NaN" : String.format(java.util.Locale.ROOT, "%.1f", sum);
     }
 
     /**
