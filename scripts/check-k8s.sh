@@ -5,7 +5,7 @@
 #      that is not a Component (those render through k8s/tests/*).
 #   2. kubeconform -strict validates each rendering against the Kubernetes 1.32 schemas: unknown or misspelt
 #      fields, wrong types and missing required fields fail. And every pod template of a whole deployment (k8s/,
-#      k8s/tests/*) must pass the Pod Security level its Namespace enforces, as the API server would judge it
+#      k8s/tests/*, k8s/overlays/*) must pass the Pod Security level its Namespace enforces, as the API server would judge it
 #      (scripts/psa-check, with Kubernetes' own admission code).
 # Renderings are kept in target/k8s/ for reading. Installs its tools on first use (scripts/install-k8s-tools.sh).
 set -euo pipefail
@@ -39,6 +39,6 @@ done
   -kubernetes-version "$K8S_VERSION" \
   -schema-location "$cache/schemas/{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
   "$out"/*.yaml
-deployments=("$out"/k8s.yaml "$out"/k8s_tests_*.yaml)
+deployments=("$out"/k8s.yaml "$out"/k8s_tests_*.yaml "$out"/k8s_overlays_*.yaml)
 "$cache/bin/psa-check" "${deployments[@]}"
 echo "check-k8s: ${#entries[@]} entry points render and are valid Kubernetes $K8S_VERSION (strict); pods admitted"

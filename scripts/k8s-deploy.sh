@@ -9,11 +9,58 @@ lab_kc() { "${KUBECTL[@]}" -n "$lab_namespace" "$@"; }
 # lab_apply DIR: kubectl apply -k DIR
 lab_apply() { "${KUBECTL[@]}" apply -k "$1"; }
 
-# lab_wait SECONDS: every Deployment of the namespace rolled out, each within SECONDS
+# The command that puts the lab's images on the node, for the report of lab_missing_images; kind.sh sets it. The
+# images are built here (scripts/build-images.sh), never pulled: a node without them cannot start the pods.
+lab_images_fix=${lab_images_fix:-"./lab kind up (kind), or sudo ./lab cluster up (this machine's cluster)"}
+
+# lab_missing_images: "pod image reason" for every container of the namespace waiting on a fanout-lab/* image that
+# the node does not have (ErrImagePull, ImagePullBackOff, ErrImageNeverPull); nothing when there is none
+lab_missing_images() {
+  lab_kc get pods -o go-template="$lab_waiting_template" |
+    awk '$2 ~ /(^|\/)fanout-lab\// && $3 ~ /^(ErrImagePull|ImagePullBackOff|ErrImageNeverPull)$/'
+}
+# "pod image reason" per waiting container, for a pod list or a single pod (so that it can be tried offline:
+# kubectl annotate --local -f pods.json -o go-template=... x-)
+lab_waiting_template='{{define "pod"}}{{$pod := .metadata.name}}{{range .status.initContainerStatuses}}{{if .state.waiting}}{{$pod}} {{.image}} {{.state.waiting.reason}}{{"\n"}}{{end}}{{end}}{{range .status.containerStatuses}}{{if .state.waiting}}{{$pod}} {{.image}} {{.state.waiting.reason}}{{"\n"}}{{end}}{{end}}{{end}}{{if .items}}{{range .items}}{{template "pod" .}}{{end}}{{else}}{{template "pod" .}}{{end}}'
+
+# lab_report_missing_images: says which images are missing and the one command that loads them; 1 if any is missing
+lab_report_missing_images() {
+  local missing
+  missing=$(lab_missing_images)
+  [[ -z $missing ]] && return 0
+  {
+    echo "The lab's images are not on the node, so these pods cannot start (they are built here, never pulled):"
+    awk '{ printf "  %-48s %-36s %s\n", $1, $2, $3 }' <<<"$missing"
+    echo "Load them (builds the images and puts them on the node, then applies and waits):"
+    echo "  $lab_images_fix"
+  } >&2
+  return 1
+}
+
+# lab_wait SECONDS: every Deployment of the namespace rolled out within SECONDS. Stops early, with the command that
+# loads them, when a pod waits for a fanout-lab/* image the node does not have (a plain kubectl apply -k k8s on a
+# cluster without the images), instead of a bare rollout timeout.
 lab_wait() {
-  local deployment
-  for deployment in $(lab_kc get deployments -o name); do
-    lab_kc rollout status "$deployment" --timeout="${1}s"
+  local deadline=$((SECONDS + $1)) deployment pending rolled=" "
+  while :; do
+    lab_report_missing_images || return 1
+    pending=()
+    for deployment in $(lab_kc get deployments -o name); do
+      [[ $rolled == *" $deployment "* ]] && continue
+      if lab_kc rollout status "$deployment" --timeout=1s >/dev/null 2>&1; then
+        echo "$deployment rolled out"
+        rolled+="$deployment "
+      else
+        pending+=("$deployment")
+      fi
+    done
+    ((${#pending[@]} == 0)) && return 0
+    if ((SECONDS >= deadline)); then
+      echo "not rolled out within $1 s: ${pending[*]}" >&2
+      lab_kc get pods -o wide >&2 || true
+      return 1
+    fi
+    sleep 3
   done
 }
 

@@ -29,7 +29,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Check 3, Grafana: the dashboards Grafana provisions in the cluster are exactly the files in grafana/dashboards/,
  * byte for byte, in the folder its dashboard provider reads; its datasources are provisioned, and every
- * datasource uid a dashboard names is one of them.
+ * datasource uid a dashboard names is one of them. Its home dashboard is the overview, mounted under the
+ * provider's path; anonymous visitors are viewers who cannot edit; its image is a pinned version. Grafana's own
+ * process cannot run on the build machines (k8s/README.md), so these read what it would be given.
  */
 class GrafanaProvisioningTest {
 
@@ -46,7 +48,7 @@ class GrafanaProvisioningTest {
     void render() {
         k8s = Manifests.of("k8s");
         grafana = k8s.workloads().stream()
-                .filter(w -> w.containers().stream().anyMatch(c -> Y.str(c, "image").startsWith("grafana/grafana:")))
+                .filter(w -> w.containers().stream().anyMatch(c -> Y.str(c, "image").matches("grafana/grafana([:@].*)?")))
                 .findFirst().orElseGet(() -> fail("k8s has no Grafana"));
     }
 
@@ -122,6 +124,72 @@ class GrafanaProvisioningTest {
                 }
             }
         }));
+    }
+
+    private static final String HOME_UID = "fanout-overview";
+
+    @Test
+    void theOverviewIsTheHomeDashboardAFileTheProviderLoads() {
+        String home = env().get("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH");
+        assertThat(home).as("Grafana's GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH").isNotNull();
+        String folder = home.substring(0, home.lastIndexOf('/'));
+        String file = home.substring(home.lastIndexOf('/') + 1);
+        Set<String> providerPaths = new TreeSet<>();
+        for (String provider : filesMountedAt(DASHBOARD_PROVIDERS).values()) {
+            Map<String, Object> config = new Yaml(new SafeConstructor(new LoaderOptions())).load(provider);
+            Y.maps(config, "providers").forEach(entry -> providerPaths.add(Y.str(entry, "options.path")));
+        }
+        assertThat(providerPaths).as("the home dashboard's folder %s is a provider's path", folder).contains(folder);
+        Map<String, String> mounted = filesMountedAt(folder);
+        assertThat(mounted).as("the home dashboard %s is mounted", home).containsKey(file);
+        String uid = JsonMapper.builder().build().readTree(mounted.get(file)).path("uid").asString("");
+        assertThat(uid).as("%s's uid", home).isEqualTo(HOME_UID);
+    }
+
+    @Test
+    void anonymousVisitorsOnlyView() {
+        Map<String, String> env = env();
+        if ("true".equalsIgnoreCase(env.get("GF_AUTH_ANONYMOUS_ENABLED"))) {
+            assertThat(env.get("GF_AUTH_ANONYMOUS_ORG_ROLE")).as("the anonymous role (Grafana's default is Viewer; say it)")
+                    .isEqualTo("Viewer");
+        }
+        assertThat(env.get("GF_USERS_VIEWERS_CAN_EDIT")).as("GF_USERS_VIEWERS_CAN_EDIT").isEqualTo("false");
+        // nowhere else: no entry point may give anonymous visitors more (an env var or a grafana.ini in a ConfigMap)
+        Pattern elevated = Pattern.compile("(?i)(GF_AUTH_ANONYMOUS_ORG_ROLE\\s*[=:]\\s*[\"']?|org_role\\s*=\\s*)(Editor|Admin)");
+        for (String entryPoint : Repo.entryPoints()) {
+            Manifests manifests = Manifests.of(entryPoint);
+            for (Workload workload : manifests.workloads()) {
+                for (Map<String, Object> container : workload.containers()) {
+                    for (Map<String, Object> variable : Y.maps(container, "env")) {
+                        if ("GF_AUTH_ANONYMOUS_ORG_ROLE".equals(variable.get("name"))) {
+                            assertThat(String.valueOf(variable.get("value"))).as("%s %s: anonymous role", entryPoint, workload)
+                                    .isEqualTo("Viewer");
+                        }
+                    }
+                }
+            }
+            for (Map<String, Object> configMap : manifests.ofKind("ConfigMap")) {
+                Y.map(configMap, "data").forEach((key, value) -> assertThat(elevated.matcher(String.valueOf(value)).find())
+                        .as("%s: ConfigMap %s, %s gives anonymous visitors Editor or Admin", entryPoint,
+                                Y.str(configMap, "metadata.name"), key).isFalse());
+            }
+        }
+    }
+
+    @Test
+    void theImageIsAPinnedVersion() {
+        String image = Y.str(grafana.containers().getFirst(), "image");
+        assertThat(image).as("Grafana's image: a full version, never latest or untagged (dashboards follow its JSON model)")
+                .matches("grafana/grafana:\\d+\\.\\d+\\.\\d+");
+    }
+
+    /** Grafana's environment: its env values (no Grafana setting is read from a ConfigMap here). */
+    private Map<String, String> env() {
+        Map<String, String> env = new TreeMap<>();
+        for (Map<String, Object> variable : Y.maps(grafana.containers().getFirst(), "env")) {
+            env.put(Y.str(variable, "name"), Y.str(variable, "value"));
+        }
+        return env;
     }
 
     /** @return file name to content of what a container of Grafana sees in {@code folder}, from a ConfigMap volume */

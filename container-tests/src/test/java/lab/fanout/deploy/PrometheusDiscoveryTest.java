@@ -22,9 +22,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Check 3, Prometheus: its configuration, as mounted from the rendered ConfigMap, discovers every pod that asks to
- * be scraped (prometheus.io/scrape) at the port and path its annotations name, and its RBAC lets it list and
- * watch those pods. Discovery and relabelling are simulated for each pod template as Prometheus' kubernetes_sd
- * (role pod) would see the pod: one target per container port, {@code __meta_kubernetes_pod_*} labels.
+ * be scraped (prometheus.io/scrape) at the port and path its annotations name, with the target labels the
+ * dashboards select by (namespace, pod, app, app_kubernetes_io_*), and its RBAC lets it list and watch those pods.
+ * Discovery and relabelling are simulated for each pod template as Prometheus' kubernetes_sd (role pod) would see
+ * the pod: one target per container port, {@code __meta_kubernetes_pod_*} labels. The kubelet-cadvisor job reads
+ * each node's cAdvisor through the API server's node proxy with Prometheus' mounted token, which its ClusterRole
+ * allows, and keeps only the lab's container series the pods row needs (metric relabelling simulated on samples).
  */
 class PrometheusDiscoveryTest {
 
@@ -82,6 +85,154 @@ class PrometheusDiscoveryTest {
                         .contains("list", "watch");
             }
         }
+    }
+
+    /** The label contract of the services' series: namespace, pod, app and the pod's four standard labels. */
+    @Test
+    void podTargetsCarryNamespacePodAppAndTheStandardLabels() {
+        int checked = 0;
+        for (Workload workload : k8s.workloads()) {
+            for (Map<String, Object> job : podScrapeConfigs()) {
+                if (!namespacesOf(job).contains(workload.namespace())) {
+                    continue;
+                }
+                for (Map<String, String> target : targets(job, workload)) {
+                    assertThat(target.get("namespace")).as("%s: target label namespace", workload).isEqualTo(workload.namespace());
+                    assertThat(target.get("pod")).as("%s: target label pod", workload).startsWith(workload.name() + "-");
+                    assertThat(target.get("app")).as("%s: target label app", workload).isEqualTo(workload.labels().get("app"));
+                    for (String label : LabelsTest.STANDARD) {
+                        String name = sanitize(label);
+                        assertThat(target.get(name)).as("%s: target label %s (from the pod label %s)", workload, name, label)
+                                .isNotNull().isEqualTo(workload.labels().get(label));
+                    }
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).as("pod targets checked").isPositive();
+    }
+
+    /** Per-pod CPU, throttling, memory and restarts come from the kubelets' cAdvisor, through the API server. */
+    @Test
+    void scrapesEveryKubeletsCadvisorThroughTheApiServerWithItsToken() {
+        Map<String, Object> job = cadvisorJob();
+        assertThat(Y.maps(job, "kubernetes_sd_configs")).as("kubelet-cadvisor discovers nodes")
+                .anyMatch(sd -> "node".equals(sd.get("role")));
+        assertThat(job.get("scheme")).as("kubelet-cadvisor scheme").isEqualTo("https");
+        assertThat(Y.str(job, "tls_config.ca_file")).as("the API server's CA").isEqualTo(SERVICE_ACCOUNT + "/ca.crt");
+        String token = Y.str(job, "authorization.credentials_file") != null ? Y.str(job, "authorization.credentials_file")
+                : Y.str(job, "bearer_token_file");
+        assertThat(token).as("Prometheus' service-account token").isEqualTo(SERVICE_ACCOUNT + "/token");
+
+        Map<String, String> node = new TreeMap<>();
+        node.put("__address__", "172.18.0.2:10250");
+        node.put("__metrics_path__", String.valueOf(job.getOrDefault("metrics_path", "/metrics")));
+        node.put("__scheme__", String.valueOf(job.get("scheme")));
+        node.put("job", String.valueOf(job.get("job_name")));
+        node.put("__meta_kubernetes_node_name", "fanout-lab-control-plane");
+        node.put("__meta_kubernetes_node_address_InternalIP", "172.18.0.2");
+        Map<String, String> target = relabel(node, Y.maps(job, "relabel_configs"));
+        assertThat(target).as("the node's target").isNotNull();
+        assertThat(target.get("__address__")).as("through the API server").isEqualTo("kubernetes.default.svc:443");
+        assertThat(target.get("__metrics_path__")).as("the node proxy's cAdvisor path")
+                .isEqualTo("/api/v1/nodes/fanout-lab-control-plane/proxy/metrics/cadvisor");
+        assertThat(target.get("job")).isEqualTo("kubelet-cadvisor");
+
+        // the token is there: mounted into Prometheus (and only there: jvm-pod.patch.yaml turns it off elsewhere)
+        assertThat(Y.at(prometheus.podSpec(), "automountServiceAccountToken")).as("Prometheus mounts its token").isEqualTo(true);
+        Map<String, Object> account = k8s.get("ServiceAccount", prometheus.namespace(), Y.str(prometheus.podSpec(), "serviceAccountName"));
+        assertThat(account.get("automountServiceAccountToken")).as("its ServiceAccount allows it").isNotEqualTo(false);
+        for (Map<String, Object> mount : Y.maps(prometheus.containers().getFirst(), "volumeMounts")) {
+            assertThat(Y.str(mount, "mountPath")).as("nothing hides the token's folder").doesNotStartWith("/var/run/secrets");
+        }
+    }
+
+    /**
+     * What the dashboards' pods row reads: per pod of namespace fanout-lab, these metrics of its own cgroup
+     * (container=""), with namespace and pod; nothing of other namespaces, no per-container or pause ("POD") series,
+     * which exist only where cAdvisor reaches the container runtime and would double a sum by pod.
+     */
+    @Test
+    void keepsOnlyTheLabsPodSeriesOfThePodsRow() {
+        List<Map<String, Object>> rules = Y.maps(cadvisorJob(), "metric_relabel_configs");
+        assertThat(rules).as("kubelet-cadvisor metric_relabel_configs").isNotEmpty();
+        String namespace = prometheus.namespace();
+        for (String metric : PODS_ROW) {
+            Map<String, String> kept = relabel(sample(metric, namespace, "main-service-virtual-6d9f8b7c5d-x2x4z", ""), rules);
+            assertThat(kept).as("%s of a lab pod's own cgroup is kept", metric).isNotNull();
+            assertThat(kept).as("%s keeps namespace and pod", metric)
+                    .containsEntry("namespace", namespace).containsEntry("pod", "main-service-virtual-6d9f8b7c5d-x2x4z");
+            assertThat(relabel(sample(metric, "kube-system", "etcd-fanout-lab-control-plane", ""), rules))
+                    .as("%s of another namespace is dropped", metric).isNull();
+            assertThat(relabel(sample(metric, namespace, "main-service-virtual-6d9f8b7c5d-x2x4z", "main-service"), rules))
+                    .as("%s of a container (counted in its pod's cgroup) is dropped", metric).isNull();
+            assertThat(relabel(sample(metric, namespace, "main-service-virtual-6d9f8b7c5d-x2x4z", "POD"), rules))
+                    .as("%s of the pause container is dropped", metric).isNull();
+        }
+        for (String other : List.of("container_network_receive_bytes_total", "container_fs_reads_total",
+                "container_memory_rss", "machine_cpu_cores", "container_cpu_system_seconds_total", "container_start_time_seconds")) {
+            assertThat(relabel(sample(other, namespace, "orders-service-5d8f7c9b6-x2x4z", ""), rules))
+                    .as("%s is not needed by the pods row and is dropped", other).isNull();
+        }
+    }
+
+    @Test
+    void mayReadTheKubeletsThroughTheApiServersNodeProxy() {
+        String account = Y.str(prometheus.podSpec(), "serviceAccountName");
+        assertThat(clusterGrants(account, "nodes")).as("cluster-wide verbs on nodes for ServiceAccount %s", account)
+                .contains("get", "list", "watch");
+        assertThat(clusterGrants(account, "nodes/proxy")).as("verbs on nodes/proxy (GET .../proxy/metrics/cadvisor)").contains("get");
+        assertThat(clusterGrants(account, "nodes/metrics")).as("verbs on nodes/metrics").contains("get");
+    }
+
+    private static final String SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount";
+    private static final List<String> PODS_ROW = List.of("container_cpu_usage_seconds_total", "container_cpu_cfs_periods_total",
+            "container_cpu_cfs_throttled_periods_total", "container_memory_working_set_bytes",
+            "container_spec_memory_limit_bytes");
+
+    /** A sample as the kubelet's /metrics/cadvisor exposes it, with the target labels of the job added. */
+    private static Map<String, String> sample(String metric, String namespace, String pod, String container) {
+        Map<String, String> labels = new TreeMap<>();
+        labels.put("__name__", metric);
+        labels.put("namespace", namespace);
+        labels.put("pod", pod);
+        labels.put("container", container);
+        labels.put("id", "/kubelet.slice/kubelet-kubepods.slice/" + pod + "/" + container);
+        labels.put("image", container.isEmpty() ? "" : "fanout-lab/" + container + ":0.1.0");
+        labels.put("name", container.isEmpty() ? "" : "0123abcd");
+        labels.put("job", "kubelet-cadvisor");
+        labels.put("instance", "fanout-lab-control-plane");
+        return labels;
+    }
+
+    private Map<String, Object> cadvisorJob() {
+        return Y.maps(configuration(), "scrape_configs").stream().filter(job -> "kubelet-cadvisor".equals(job.get("job_name")))
+                .findFirst().orElseGet(() -> fail("no scrape config kubelet-cadvisor (the pods row of the dashboards needs it)"));
+    }
+
+    /** Verbs a ClusterRoleBinding grants {@code account} cluster-wide on {@code resource} of the core API group. */
+    private Set<String> clusterGrants(String account, String resource) {
+        Set<String> verbs = new java.util.TreeSet<>();
+        for (Map<String, Object> binding : k8s.ofKind("ClusterRoleBinding")) {
+            boolean bindsAccount = Y.maps(binding, "subjects").stream().anyMatch(s -> "ServiceAccount".equals(s.get("kind"))
+                    && account.equals(s.get("name")) && prometheus.namespace().equals(s.get("namespace")));
+            if (!bindsAccount || !"ClusterRole".equals(Y.str(binding, "roleRef.kind"))) {
+                continue;
+            }
+            Map<String, Object> role = k8s.ofKind("ClusterRole").stream()
+                    .filter(r -> Y.str(binding, "roleRef.name").equals(Y.str(r, "metadata.name")))
+                    .findFirst().orElseGet(() -> fail("no ClusterRole " + Y.str(binding, "roleRef.name")));
+            for (Map<String, Object> rule : Y.maps(role, "rules")) {
+                if (((List<?>) rule.getOrDefault("apiGroups", List.of())).contains("")
+                        && ((List<?>) rule.getOrDefault("resources", List.of())).stream().anyMatch(r -> r.equals(resource) || r.equals("*"))) {
+                    ((List<?>) rule.getOrDefault("verbs", List.of())).forEach(v -> verbs.add(String.valueOf(v)));
+                }
+            }
+        }
+        if (verbs.contains("*")) {
+            verbs.addAll(List.of("get", "list", "watch"));
+        }
+        return verbs;
     }
 
     // ---- configuration as Prometheus reads it -------------------------------------------------------------------

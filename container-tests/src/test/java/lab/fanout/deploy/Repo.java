@@ -60,11 +60,13 @@ final class Repo {
     }
 
     /**
-     * The entry points that are whole deployments: k8s/ and each combination under k8s/tests/. The other entry
-     * points are building blocks (e.g. grafana/, base/main-service-platform) that refer to what k8s/ adds.
+     * The entry points that are whole deployments: k8s/, each combination under k8s/tests/ and each overlay under
+     * k8s/overlays/ (e.g. small). The other entry points are building blocks (e.g. grafana/,
+     * base/main-service-platform) that refer to what k8s/ adds.
      */
     static List<String> deployments() {
-        return entryPoints().stream().filter(e -> e.equals("k8s") || e.startsWith("k8s/tests/")).toList();
+        return entryPoints().stream()
+                .filter(e -> e.equals("k8s") || e.startsWith("k8s/tests/") || e.startsWith("k8s/overlays/")).toList();
     }
 
     /** Skips (locally) or fails (CI=true) the calling test, saying how to get what is missing. */

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab build          build all jars (./mvnw -B -q package -DskipTests)",
                 "  ./lab test [args]    the project's tests: k8s checks, ./mvnw -B verify [args],",
                 "                       then the lab on a real cluster (./lab cluster test)",
-                "  ./lab kind up|load|down   the lab on a local kind cluster (scripts/kind.sh)",
+                "  ./lab kind up|load|status|down   the lab on a local kind cluster (scripts/kind.sh --help)",
                 "  ./lab cluster up|check|down|exec CMD|test   a real single-node cluster built",
                 "                       here (root; scripts/cluster.sh, k8s/README.md)",
                 "Exit codes: 0 ok, 1 failure, 2 bad option (the message says the fix)."})
