@@ -39,9 +39,9 @@ final class VariantSeparationCheck {
     /**
      * @param failures one line per failure, naming the panel ("uid | title | refId"), the $application value and
      *                 what was read; empty when every query keeps the variants apart
-     * @param readings for each listed query with "All": what each variant read (the sum of its series' values),
-     *                 e.g. {@code "fanout-overview | Request rate by strategy: $application | A (load):
-     *                 main-service-platform 0, main-service-virtual 113.4"}
+     * @param readings for each listed query with "All": what each variant's series read, e.g. {@code
+     *                 "fanout-overview | Little's law: $application | A (load): main-service-platform [0.00],
+     *                 main-service-virtual [66.40]"}
      */
     record Result(List<String> failures, List<String> readings) {
     }
@@ -106,13 +106,24 @@ final class VariantSeparationCheck {
         return new Result(failures, readings);
     }
 
-    /** @return the sum of the values, rounded to 0.1 ("no series" when there is none; NaN when one is NaN) */
+    /**
+     * @return the values, or for more than three their sum and maximum, rounded to 0.01 ("no series" when there is
+     *         none); e.g. {@code "[0.2, NaN]"}, {@code "sum 60.8, max 17.1 of 6"}
+     */
     private static String sum(List<Double> values) {
         if (values == null) {
             return "no series";
         }
+        if (values.size() <= 3) {
+            return values.stream().map(VariantSeparationCheck::round).toList().toString();
+        }
         double sum = values.stream().mapToDouble(Double::doubleValue).sum();
-        return Double.isNaN(sum) ? "NaN" : String.format(java.util.Locale.ROOT, "%.1f", sum);
+        double max = values.stream().mapToDouble(Double::doubleValue).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+        return "sum " + round(sum) + ", max " + round(max) + " of " + values.size();
+    }
+
+    private static String round(double value) {
+        return Double.isNaN(value) ? "NaN" : String.format(java.util.Locale.ROOT, "%.2f", value);
     }
 
     /**
