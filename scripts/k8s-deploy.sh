@@ -3,6 +3,9 @@
 # reach the lab. Sourced; the caller sets KUBECTL to its kubectl command line as an array, e.g.
 #   KUBECTL=(kubectl --context kind-fanout-lab)
 lab_namespace=fanout-lab      # = namespace: in k8s/kustomization.yaml
+# the lab's own JVM services (main-service's variants and the downstreams), without Prometheus, Grafana and the Job,
+# which carry app.kubernetes.io/part-of=fanout-lab too
+lab_services='app.kubernetes.io/component in (aggregator,downstream)'
 
 lab_kc() { "${KUBECTL[@]}" -n "$lab_namespace" "$@"; }
 

@@ -92,7 +92,7 @@ up() {
   load_images
   lab_apply "$entry"
   if $existed; then   # same image tags, new content: restart the lab's pods onto the images just loaded
-    kc rollout restart deployment -l app.kubernetes.io/part-of=fanout-lab
+    kc rollout restart deployment -l "$lab_services"   # not Prometheus: its store is an emptyDir
   fi
   lab_wait 300
   echo

@@ -84,7 +84,7 @@ check2() {
     | select(.restartCount > 0) | "\($p)/\(.name): \(.restartCount) restarts"')
   if [[ -z $restarts ]]; then pass "2 no container restarted"; else fail "2 containers restarted"; detail "$restarts"; fi
   local pod uid root
-  for pod in $(kc get pods -l app.kubernetes.io/part-of=fanout-lab -o name); do
+  for pod in $(kc get pods -l "$lab_services" -o name); do
     # read from the running process and its mount table, not from the manifest
     uid=$(kc exec "$pod" -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>&1)
     root=$(kc exec "$pod" -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts; touch /probe 2>&1 | sed "s/.*: //"' 2>&1 | paste -sd' ')
