@@ -113,6 +113,10 @@ class ImagesRunTogetherTest {
         return Manifests.of("k8s").workloads().stream().filter(w -> w.module().isPresent()).map(Workload::name);
     }
 
+    static Stream<String> mainServiceVariants() {
+        return services().filter(name -> name.startsWith("main-service"));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("services")
     void everyServiceServesPrometheusMetricsTaggedWithItsName(String name) throws Exception {
@@ -121,6 +125,21 @@ class ImagesRunTogetherTest {
         assertThat(response.statusCode()).as("%s %s", name, path).isEqualTo(200);
         String application = config(name).get("spring.application.name", String.class, "?");
         assertThat(response.body()).as("%s metrics", name).contains("application=\"" + application + "\"");
+    }
+
+    /**
+     * The image starts main-service from exploded layers (docker/Dockerfile), where the jar manifest's Add-Opens does
+     * not apply: without the flag on its command line the thread-per-task executors' gauges are missing and the
+     * overview's "Executor activity" panel shows nothing on Kubernetes (seen in the cluster of ./lab cluster).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mainServiceVariants")
+    void mainServiceShowsItsThreadPerTaskExecutors(String name) throws Exception {
+        String body = get(name, scrapePort(WORKLOADS.get(name)), "/actuator/prometheus").body();
+        for (String executor : List.of("completableFutureWithThreadTaskExecutor", "completableFutureWithVirtualTaskExecutor")) {
+            assertThat(body.lines().filter(l -> l.startsWith("executor_active_threads{") && l.contains("name=\"" + executor + "\"")))
+                    .as("%s: executor_active_threads of %s", name, executor).isNotEmpty();
+        }
     }
 
     /** The load Job of k8s/components/load-test, its own command and targets, for 1 s per target and strategy. */
