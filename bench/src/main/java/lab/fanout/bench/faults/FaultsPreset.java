@@ -11,15 +11,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import lab.fanout.bench.metrics.Exposition;
+import lab.fanout.bench.metrics.Scraper;
+import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.Poll;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 
 /**
@@ -42,8 +43,6 @@ public final class FaultsPreset {
     static final Duration DEADLINE = Duration.ofSeconds(2);
     static final int REQUESTS_PER_CELL = 3;
     private static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
-    /** main-service's pool gauge (Micrometer's HttpClient 5 binder); absent: n/a in the table. */
-    private static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
     private static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
     private static final Map<String, String> CATALOGUE_URIS = Map.of("orders-service", "/order/api/v1/orders",
             "products-service", "/product/api/v1/products", "accounts-service", "/account/api/v1/accounts");
@@ -156,7 +155,7 @@ public final class FaultsPreset {
         }
         return new Observation(status, (answered - start) / 1e6, made, abandoned, late,
                 delta(mainBefore, mainEnd, "fanout_calls_wasted_total", Map.of()), inFlightAfter,
-                mainAfter.sum(LEASED, Map.of("state", "leased")).orElse(Double.NaN),
+                mainAfter.sum(Scraper.LEASED, Map.of("state", "leased")).orElse(Double.NaN),
                 value(mainAfter, "jvm_threads_live_threads") - value(mainBefore, "jvm_threads_live_threads"),
                 busyAfterMs);
     }
@@ -176,19 +175,13 @@ public final class FaultsPreset {
 
     /** Waits until main-service runs no downstream call, polling every 10 ms. */
     private static void awaitIdle(URI main, Duration atMost) {
-        long start = System.nanoTime();
-        while (value(scrape(main), "fanout_calls_in_flight") > 0) {
-            if (System.nanoTime() - start > atMost.toNanos()) {
-                throw new IllegalStateException("main-service still runs downstream calls after " + atMost.toSeconds()
-                        + " s: a leak, or a scenario longer than it says");
-            }
-            sleep(Duration.ofMillis(10));
-        }
+        Poll.until("main-service to run no downstream call (a leak, or a scenario longer than it says?)", atMost,
+                Duration.ofMillis(10), () -> value(scrape(main), "fanout_calls_in_flight") <= 0);
     }
 
     /** @param service a service's management URL (its actuator) */
     private static Exposition scrape(URI service) {
-        return Http.get(service.resolve("/actuator/prometheus"), Duration.ofSeconds(5)).map(Exposition::parse)
+        return Scraper.scrape(service)
                 .orElseThrow(() -> new IllegalStateException(service + "/actuator/prometheus did not answer"));
     }
 
@@ -205,7 +198,7 @@ public final class FaultsPreset {
     static String row(Strategy strategy, List<Observation> o) {
         return "| " + strategy
                 + " | " + String.join(" ", o.stream().map(x -> String.valueOf(x.status())).distinct().toList())
-                + " | " + ms(median(o.stream().mapToDouble(Observation::timeToAnswerMs).toArray()))
+                + " | " + ms(median(o, Observation::timeToAnswerMs))
                 + " | " + avg(o, Observation::callsMade)
                 + " | " + avg(o, Observation::abandoned)
                 + " | " + avg(o, Observation::late)
@@ -213,7 +206,7 @@ public final class FaultsPreset {
                 + " | " + avg(o, Observation::inFlightAfter)
                 + " | " + avg(o, Observation::leasedAfter)
                 + " | " + avg(o, Observation::platformThreadsAfter)
-                + " | " + ms(median(o.stream().mapToDouble(Observation::busyAfterMs).toArray())) + " |";
+                + " | " + ms(median(o, Observation::busyAfterMs)) + " |";
     }
 
     static String table(Scenario scenario, List<String> rows) {
@@ -239,34 +232,21 @@ public final class FaultsPreset {
         double of(Observation o);
     }
 
+    /** @return the mean per request, 1 decimal; n/a when some request lacks the figure (NaN: a gauge absent) */
     private static String avg(List<Observation> o, Figure figure) {
-        double mean = o.stream().mapToDouble(figure::of).average().orElse(0);
-        return Double.isNaN(mean) ? "n/a" : String.format(Locale.ROOT, "%.1f", mean);
+        Double mean = Stats.meanOrNull(o.stream().map(figure::of).toList());
+        return mean == null ? "n/a" : String.format(Locale.ROOT, "%.1f", mean);
     }
 
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+    private static Double median(List<Observation> o, Figure figure) {
+        return Stats.median(o.stream().map(figure::of).toList());
     }
 
-    private static String ms(double ms) {
-        return String.format(Locale.ROOT, "%.0f", ms);
+    private static String ms(Double ms) {
+        return ms == null ? "n/a" : String.format(Locale.ROOT, "%.0f", ms);
     }
 
     private static void sleepUntil(long nanoTime) {
-        long left = nanoTime - System.nanoTime();
-        if (left > 0) {
-            sleep(Duration.ofNanos(left));
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        Poll.sleep(Duration.ofNanos(nanoTime - System.nanoTime()));
     }
 }

@@ -17,10 +17,11 @@ public final class Scraper {
 
     // one scrape costs main-service ~20 ms of CPU (130 KB of histograms): once a second keeps that near 2 %
     static final Duration PERIOD = Duration.ofSeconds(1);
-    static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
+    /** main-service's pooled connections, both pools (Micrometer's HttpClient 5 binder), by {@code state}. */
+    public static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
     static final String PENDING = "httpcomponents_httpclient_pool_total_pending";
 
-    private final URI endpoint;
+    private final URI managementUrl;
     private final int cores;
 
     /**
@@ -29,12 +30,20 @@ public final class Scraper {
      *                          all cores)
      */
     public Scraper(URI mainManagementUrl, int cores) {
-        this.endpoint = mainManagementUrl.resolve("/actuator/prometheus");
+        this.managementUrl = mainManagementUrl;
         this.cores = cores;
     }
 
     public Optional<Exposition> scrape() {
-        return Http.get(endpoint, Duration.ofSeconds(5)).map(Exposition::parse);
+        return scrape(managementUrl);
+    }
+
+    /**
+     * @param managementUrl any service's actuator base URL
+     * @return its {@code /actuator/prometheus} now, or empty when it did not answer within 5 s
+     */
+    public static Optional<Exposition> scrape(URI managementUrl) {
+        return Http.get(managementUrl.resolve("/actuator/prometheus"), Duration.ofSeconds(5)).map(Exposition::parse);
     }
 
     /** @return a running sampler; {@link Sampling#stop()} ends it */

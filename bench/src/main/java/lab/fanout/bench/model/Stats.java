@@ -3,7 +3,14 @@ package lab.fanout.bench.model;
 import java.util.List;
 import java.util.Objects;
 
-/** Median and range of a few repetitions; nulls (a figure that was absent) are skipped, all-null gives null. */
+import org.HdrHistogram.Histogram;
+
+/**
+ * The one place for the bench's statistics: median, range, mean and sum of a few repetitions (plain numbers in the
+ * caller's unit, returned in that unit), and latency percentiles of an HdrHistogram recorded in µs (returned in ms).
+ * Nulls and NaN (a figure that was absent) are skipped by median, min and max, and make a mean or a sum absent; no
+ * value at all gives null, never 0.
+ */
 public final class Stats {
 
     private Stats() {
@@ -31,11 +38,34 @@ public final class Stats {
 
     /** @return the sum, or null when any value is absent (a partial sum would understate) */
     public static Double sumOrNull(List<Double> values) {
-        return values.stream().anyMatch(Objects::isNull) || values.isEmpty() ? null
+        return values.isEmpty() || values.stream().anyMatch(Stats::absent) ? null
                 : values.stream().mapToDouble(Double::doubleValue).sum();
     }
 
+    /** @return the arithmetic mean, or null when any value is absent (a mean of the rest would mislead) */
+    public static Double meanOrNull(List<Double> values) {
+        Double sum = sumOrNull(values);
+        return sum == null ? null : sum / values.size();
+    }
+
+    /**
+     * @param micros     response times, µs (null: none recorded)
+     * @param percentile 0..100; 100 gives the largest value recorded
+     * @return that percentile in ms (HdrHistogram's value, within its 3 significant digits), or NaN when the
+     *         histogram is absent or empty
+     */
+    public static double percentileMs(Histogram micros, double percentile) {
+        if (micros == null || micros.getTotalCount() == 0) {
+            return Double.NaN;
+        }
+        return (percentile >= 100 ? micros.getMaxValue() : micros.getValueAtPercentile(percentile)) / 1000.0;
+    }
+
+    private static boolean absent(Double d) {
+        return d == null || d.isNaN();
+    }
+
     private static List<Double> present(List<Double> values) {
-        return values.stream().filter(Objects::nonNull).filter(d -> !d.isNaN()).sorted().toList();
+        return values.stream().filter(d -> !absent(d)).sorted().toList();
     }
 }

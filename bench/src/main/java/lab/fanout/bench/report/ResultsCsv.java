@@ -15,6 +15,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.metrics.MachineCpu;
+import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.Repetition;
 import lab.fanout.bench.system.LocalSystem;
@@ -66,7 +67,7 @@ public final class ResultsCsv {
         col("p50_ms", r -> pct(r, 50));
         col("p90_ms", r -> pct(r, 90));
         col("p99_ms", r -> pct(r, 99));
-        col("max_ms", r -> r.rep.run().latencyMicros().getMaxValue() / 1000.0);
+        col("max_ms", r -> pct(r, 100));
         col("bound_req_per_s", r -> r.cell.bound().requestsPerSecond());
         col("bound_limit", r -> r.cell.bound().limit());
         col("efficiency_pct", r -> 100 * r.cell.bound().efficiency(r.rep.run().throughput()));
@@ -135,15 +136,14 @@ public final class ResultsCsv {
         COLUMNS.put(name, value);
     }
 
+    /** ms; empty when the repetition has no answer */
     private static Object pct(Row r, double p) {
-        return r.rep.run().latencyMicros().getTotalCount() == 0 ? null
-                : r.rep.run().latencyMicros().getValueAtPercentile(p) / 1000.0;
+        return Stats.percentileMs(r.rep.run().latencyMicros(), p);
     }
 
     /** open model: vegeta's own latency, from the actual send (what the closed loop reports), ms */
     private static Object sentPct(Row r, double p) {
-        var h = r.rep.run().sendLatencyMicros();
-        return h == null || h.getTotalCount() == 0 ? null : h.getValueAtPercentile(p) / 1000.0;
+        return Stats.percentileMs(r.rep.run().sendLatencyMicros(), p);
     }
 
     private static String kinds(Map<String, Long> errors) {

@@ -70,11 +70,9 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return all;
     }
 
-    /** @return the percentile over every answered request of every repetition, ms */
+    /** @return the percentile (0..100, 100 = max) over every answered request of every repetition, ms; NaN if none */
     public double latencyMs(double percentile) {
-        Histogram h = latencies();
-        return h.getTotalCount() == 0 ? Double.NaN
-                : (percentile >= 100 ? h.getMaxValue() : h.getValueAtPercentile(percentile)) / 1000.0;
+        return Stats.percentileMs(latencies(), percentile);
     }
 
     public SortedMap<String, Long> errors() {

@@ -362,34 +362,35 @@ public final class LocalSystem implements AutoCloseable {
         return spec.logDir().resolve(service + ".aot.log");
     }
 
+    /** Waits for every service's readiness, a dot a second; fails at once when one exits, with its log's tail. */
     private void awaitReady(List<String> services) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         List<String> waiting = new ArrayList<>(services);
-        long lastDot = 0;
-        while (!waiting.isEmpty()) {
-            for (String service : List.copyOf(waiting)) {
-                Process process = processes.get(service);
-                if (closed || process == null) {
-                    throw new IllegalStateException("stopped while " + service + " was starting");
-                }
-                if (!process.isAlive()) {
-                    throw failure(service, "exited with code " + process.exitValue() + " while starting");
-                }
-                if (Http.ready(managementUrl(service))) {
-                    waiting.remove(service);
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds()
-                        + " s (a busy machine? export LAB_READY_TIMEOUT_SECONDS=300)");
-            }
-            if (System.nanoTime() - lastDot > 1_000_000_000L) {
+        long[] lastDot = {0};
+        boolean ready = Poll.reached(READY_TIMEOUT, Duration.ofMillis(250), () -> {
+            waiting.removeIf(this::ready);
+            if (System.nanoTime() - lastDot[0] > 1_000_000_000L) {
                 progress.print('.');
                 progress.flush();
-                lastDot = System.nanoTime();
+                lastDot[0] = System.nanoTime();
             }
-            Processes.sleep(Duration.ofMillis(250));
+            return waiting.isEmpty();
+        });
+        if (!ready) {
+            throw failure(waiting.getFirst(), "was not ready after " + READY_TIMEOUT.toSeconds()
+                    + " s (a busy machine? export LAB_READY_TIMEOUT_SECONDS=300)");
         }
+    }
+
+    /** @throws IllegalStateException the system was closed, or {@code service} exited while starting */
+    private boolean ready(String service) {
+        Process process = processes.get(service);
+        if (closed || process == null) {
+            throw new IllegalStateException("stopped while " + service + " was starting");
+        }
+        if (!process.isAlive()) {
+            throw failure(service, "exited with code " + process.exitValue() + " while starting");
+        }
+        return Http.ready(managementUrl(service));
     }
 
     private IllegalStateException failure(String service, String what) {

@@ -50,15 +50,8 @@ public final class Processes {
     /** SIGTERM to all at once, wait up to {@code timeout} for all, then SIGKILL the rest. */
     public static void terminate(List<ProcessHandle> handles, Duration timeout) {
         handles.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (ProcessHandle h : handles) {
-            while (h.isAlive() && System.nanoTime() < deadline) {
-                sleep(Duration.ofMillis(100));
-            }
-            if (h.isAlive()) {
-                h.destroyForcibly();
-            }
-        }
+        Poll.reached(timeout, Duration.ofMillis(100), () -> handles.stream().noneMatch(ProcessHandle::isAlive));
+        handles.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** @return whether {@code tool} is an executable on PATH */
@@ -69,14 +62,5 @@ public final class Processes {
             }
         }
         return false;
-    }
-
-    static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -32,13 +32,11 @@ public final class Prometheus {
         }
         Process p = Processes.spawn(List.of("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dataDir,
                 "--web.listen-address=127.0.0.1:" + PORT), workDir, log, true, false);
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (!Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent()) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                p.destroy();
-                throw new IllegalStateException("prometheus did not get ready; last lines of " + log + ":\n" + Logs.tail(log, 15));
-            }
-            Processes.sleep(Duration.ofMillis(250));
+        boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(250),
+                () -> !p.isAlive() || Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent());
+        if (!answered || !p.isAlive()) {
+            p.destroy();
+            throw new IllegalStateException("prometheus did not get ready; last lines of " + log + ":\n" + Logs.tail(log, 15));
         }
         return p;
     }

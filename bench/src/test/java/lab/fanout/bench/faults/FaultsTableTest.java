@@ -28,4 +28,13 @@ class FaultsTableTest {
         assertThat(columns(lines[6])).isEqualTo(columns(header));
         assertThat(row).contains("| n/a |");
     }
+
+    @Test
+    void medianOfAnEvenCountIsTheMeanOfTheTwoMiddleValues() {
+        Observation fast = new Observation(504, 100.0, 3, 1, 0, 0, 0, 0, 0, 0.0);
+        Observation slow = new Observation(504, 300.0, 3, 1, 0, 0, 1, 0, 0, 40.0);
+        String[] cells = FaultsPreset.row(Strategy.values()[0], List.of(slow, fast)).split("\\|");
+        assertThat(cells[3].trim()).as("time to answer (ms, median)").isEqualTo("200");
+        assertThat(cells[11].trim()).as("busy after the answer (ms, median)").isEqualTo("20");
+    }
 }
