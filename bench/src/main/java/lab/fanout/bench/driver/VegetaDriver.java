@@ -6,6 +6,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +46,8 @@ public final class VegetaDriver extends LoadDriver {
 
     public static final String INSTALL = "go install github.com/tsenart/vegeta/v12@v12.13.0"
             + "   (Go from https://go.dev/dl or apt-get install -y golang-go; the binary lands in $(go env GOPATH)/bin)";
+    /** A safety net, not a budget: encoding a long soak's results takes seconds to a minute. */
+    static final Duration ENCODE_TIMEOUT = Duration.ofMinutes(30);
 
     private final Optional<Path> executable;
 
@@ -141,17 +144,15 @@ public final class VegetaDriver extends LoadDriver {
             throw new IllegalStateException("vegeta wrote no results (" + bin + ")");
         }
         Path log = with(base, ".vegeta-encode.txt");
+        Processes.Result encode = Processes.run(List.of(vegeta(), "encode", "--to", "csv", "--output", csv.toString(),
+                bin.toString()), null, ENCODE_TIMEOUT);
         try {
-            Process p = new ProcessBuilder(vegeta(), "encode", "--to", "csv", "--output", csv.toString(), bin.toString())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException("vegeta encode failed (exit " + p.exitValue() + "): " + Logs.tail(log, 5));
-            }
+            Files.writeString(log, encode.output());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run vegeta encode", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while encoding vegeta's results", e);
+            throw new UncheckedIOException("cannot write " + log, e);
+        }
+        if (!encode.ok()) {
+            throw new IllegalStateException("vegeta encode failed (exit " + encode.exitCode() + "): " + Logs.tail(log, 5));
         }
         return summarize(readCsv(csv), load.ratePerSecond());
     }
@@ -273,16 +274,8 @@ public final class VegetaDriver extends LoadDriver {
         if (go == null) {
             return Optional.empty();
         }
-        try {
-            Process p = new ProcessBuilder(go, "env", "GOPATH").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            return p.waitFor() == 0 && !out.isEmpty() ? Optional.of(Path.of(out.split(File.pathSeparator)[0])) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return Processes.output(null, Duration.ofSeconds(30), go, "env", "GOPATH").filter(out -> !out.isEmpty())
+                .map(out -> Path.of(out.split(File.pathSeparator)[0]));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package lab.fanout.bench.model;
 
 import java.util.List;
-import java.util.Objects;
 
 import org.HdrHistogram.Histogram;
 

@@ -3,7 +3,6 @@ package lab.fanout.bench.profile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,10 +10,11 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import lab.fanout.bench.system.Processes;
 
 /**
  * async-profiler (the {@code tools.profiler:async-profiler} jar's {@code linux-x64/libasyncProfiler.so}) in another
@@ -139,16 +139,13 @@ public final class AsyncProfiler {
     private void call(String action) {
         Path agentLog = log.resolveSibling(log.getFileName() + ".agent");
         List<String> command = command(jcmd, pid, library, action + ",log=" + agentLog.toAbsolutePath());
-        String output;
         try {
             Files.deleteIfExists(agentLog);
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(JCMD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                p.destroyForcibly();
+            Processes.Result jcmdRun = Processes.run(command, null, JCMD_TIMEOUT);
+            if (!jcmdRun.finished()) {
                 throw new IllegalStateException("jcmd " + pid + " did not answer within " + JCMD_TIMEOUT.toSeconds() + " s");
             }
+            String output = jcmdRun.output();
             String agent = Files.exists(agentLog) ? Files.readString(agentLog) : "";
             Files.deleteIfExists(agentLog);
             Files.writeString(log, "> " + action + "\n" + output + agent + (agent.endsWith("\n") || agent.isEmpty() ? "" : "\n"),
@@ -159,10 +156,7 @@ public final class AsyncProfiler {
                         + code + "): " + (agent.isBlank() ? output.strip() : agent.strip()));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + String.join(" ", command), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while async-profiler ran '" + action + "'", e);
+            throw new UncheckedIOException("cannot write " + log, e);
         }
     }
 

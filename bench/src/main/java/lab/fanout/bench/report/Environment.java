@@ -2,19 +2,19 @@ package lab.fanout.bench.report;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.Deployment;
+import lab.fanout.bench.system.Processes;
 
 /**
  * The machine and software behind a run ({@code environment.txt}), and the short summary results.md puts next to
@@ -124,16 +124,8 @@ public final class Environment {
         }
     }
 
+    /** @return the command's trimmed output when it exited 0 within 10 s */
     private static Optional<String> run(Path dir, String... command) {
-        try {
-            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 ? Optional.of(out) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        return Processes.output(dir, Duration.ofSeconds(10), command);
     }
 }

@@ -9,13 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -112,15 +112,12 @@ public final class AotCache {
             Files.createDirectories(root(repoRoot));
             removeOlder(repoRoot, service, dir);
             Path tmp = Files.createTempDirectory(root(repoRoot), service + "-extracting");
-            Process p = new ProcessBuilder(java, "-Djarmode=tools", "-jar", jar.toString(), "extract", "--destination",
-                    tmp.toString(), "--force").redirectErrorStream(true).start();
-            p.getOutputStream().close();
-            String output = new String(p.getInputStream().readAllBytes());
-            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0 || !Files.isRegularFile(extractedJar(tmp, service))) {
-                p.destroyForcibly();
+            Processes.Result extract = Processes.run(List.of(java, "-Djarmode=tools", "-jar", jar.toString(), "extract",
+                    "--destination", tmp.toString(), "--force"), null, Duration.ofSeconds(120));
+            if (!extract.ok() || !Files.isRegularFile(extractedJar(tmp, service))) {
                 delete(tmp);
                 throw new IllegalStateException("cannot extract " + jar + " for its AOT cache (java -Djarmode=tools -jar "
-                        + jar.getFileName() + " extract): " + output.strip());
+                        + jar.getFileName() + " extract): " + extract.output().strip());
             }
             try {
                 Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
@@ -130,9 +127,6 @@ public final class AotCache {
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare " + dir, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while extracting " + jar, e);
         }
     }
 

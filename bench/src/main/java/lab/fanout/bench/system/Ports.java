@@ -3,13 +3,12 @@ package lab.fanout.bench.system;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,18 +71,9 @@ public final class Ports {
     }
 
     static Optional<Long> listenerPid(int port) {
-        try {
-            Process ss = new ProcessBuilder("ss", "-Hltnp", "sport = :" + port).redirectErrorStream(true).start();
-            String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            ss.waitFor(5, TimeUnit.SECONDS);
-            Matcher m = SS_PID.matcher(out);
-            return m.find() ? Optional.of(Long.parseLong(m.group(1))) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();   // no ss: the message just names the port
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
+        // no ss: the message just names the port
+        return Processes.output(null, Duration.ofSeconds(5), "ss", "-Hltnp", "sport = :" + port).map(SS_PID::matcher)
+                .filter(Matcher::find).map(m -> Long.parseLong(m.group(1)));
     }
 
     private static String abbreviate(String s) {
