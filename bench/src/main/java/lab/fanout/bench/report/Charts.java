@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
+import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.system.JvmOptions;
 import org.knowm.xchart.BitmapEncoder;
@@ -138,9 +139,9 @@ public final class Charts {
             achieved.setLineColor(colour);
             achieved.setMarkerColor(colour);
         }
-        double[] all = cells.stream().mapToDouble(Charts::offered).sorted().toArray();
-        XYSeries offered = throughput.addSeries("offered", new double[] {all[0], all[all.length - 1]},
-                new double[] {all[0], all[all.length - 1]});
+        List<Double> all = cells.stream().map(Charts::offered).toList();
+        double[] range = {Stats.min(all), Stats.max(all)};
+        XYSeries offered = throughput.addSeries("offered", range, range.clone());
         offered.setLineColor(java.awt.Color.GRAY);
         offered.setMarker(SeriesMarkers.NONE).setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT,
                 java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
