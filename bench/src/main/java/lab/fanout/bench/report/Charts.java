@@ -12,7 +12,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.run.CellResult;
-import lab.fanout.bench.system.JvmOptions;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -244,8 +243,7 @@ public final class Charts {
             s.append(" latency=").append(r.deployment().latencyMs());
         }
         if (all.stream().map(c -> c.deployment().jvm().options()).distinct().count() > 1) {
-            List<String> options = r.deployment().jvm().options();
-            s.append(' ').append(options.isEmpty() ? "JVM defaults" : JvmOptions.label(options));
+            s.append(' ').append(r.deployment().jvm().chartLabel());
         }
         return s.toString();
     }

@@ -3,6 +3,7 @@ package lab.fanout.bench.run;
 import java.util.List;
 import java.util.Locale;
 
+import lab.fanout.bench.system.JvmOptions;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
@@ -60,6 +61,11 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
         public String collectorAndHeap() {
             return (garbageCollectors.isEmpty() ? "n/a" : String.join(", ", garbageCollectors)) + "; max heap "
                     + (maxHeapBytes == null ? "n/a" : String.format(Locale.ROOT, "%,d MB", maxHeapBytes / (1024 * 1024)));
+        }
+
+        /** @return the options the lab set, short enough for a chart axis (JvmOptions.label), or {@code JVM defaults} */
+        public String chartLabel() {
+            return options.isEmpty() ? "JVM defaults" : JvmOptions.label(options);
         }
 
         /** @return the options the lab set, space-separated, or {@code none (JVM defaults)} */
