@@ -41,6 +41,7 @@ import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.OpenFileLimit;
 import lab.fanout.bench.system.Processes;
+import lab.fanout.bench.system.ServiceDefaults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -174,7 +175,8 @@ public final class Bench implements Callable<Integer> {
         }
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
-                    cells.stream().mapToInt(c -> c.poolSize() == null ? 500 : c.poolSize()).max().orElse(500),
+                    cells.stream().mapToInt(c -> c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize())
+                            .max().orElse(ServiceDefaults.POOL_TOTAL),
                     warning -> System.out.println("warning: " + warning));
         }
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun

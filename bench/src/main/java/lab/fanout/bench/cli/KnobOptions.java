@@ -5,6 +5,7 @@ import java.util.List;
 
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.ServiceDefaults;
 import picocli.CommandLine.Option;
 
 /** The service knobs of {@code ./lab up}: one place for their names, defaults and help. */
@@ -17,14 +18,17 @@ final class KnobOptions {
     Profile profile;
 
     @Option(names = "--tomcat-threads", paramLabel = "N",
-            description = "server.tomcat.threads.max of main-service (default 200; no effect under virtual)")
+            description = "server.tomcat.threads.max of main-service (default " + ServiceDefaults.TOMCAT_THREADS
+                    + "; no effect under virtual)")
     Integer tomcatThreads;
 
     @Option(names = "--pool-size", paramLabel = "N",
-            description = "HTTP connection pool of main-service, total and per downstream (default: 500 total, 167 per downstream)")
+            description = "HTTP connection pool of main-service, total and per downstream (default: " + ServiceDefaults.POOL_TOTAL
+                    + " total, " + ServiceDefaults.POOL_PER_ROUTE + " per downstream)")
     Integer poolSize;
 
-    @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default 200)")
+    @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default "
+            + ServiceDefaults.LATENCY_MS + ")")
     Integer latencyMs;
 
     @Option(names = "--jvm-option", paramLabel = "OPTION",

@@ -26,6 +26,7 @@ import lab.fanout.bench.profile.ProfileSummary;
 import lab.fanout.bench.report.Environment;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.ServiceDefaults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,8 +71,8 @@ public final class Profile implements Callable<Integer> {
     static final Duration CPU_INTERVAL = Duration.ofMillis(10);
     /** A sample of all threads per this much wall time in the wall window. */
     static final Duration WALL_INTERVAL = Duration.ofMillis(20);
-    /** hey's per-request timeout, s: past main-service's default 10 s deadline a request ends anyway. */
-    static final int TIMEOUT_SECONDS = 20;
+    /** hey's per-request timeout, s: twice main-service's default deadline, past which a request ends anyway. */
+    static final int TIMEOUT_SECONDS = 2 * ServiceDefaults.DEADLINE_SECONDS;
     static final int TOP_FRAMES = 15;
 
     @Spec

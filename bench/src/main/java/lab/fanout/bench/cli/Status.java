@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 
 import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.ServiceDefaults;
 import lab.fanout.bench.system.ServiceInfo;
 import picocli.CommandLine.Command;
 
@@ -29,10 +30,10 @@ final class Status implements Callable<Integer> {
             if (name.equals(RunState.PROMETHEUS) && process.isEmpty()) {
                 continue;
             }
-            int port = state.port(name).orElse(LocalSystem.FIXED_PORTS.getOrDefault(name, 0));
+            int port = state.port(name).orElse(ServiceDefaults.PORTS.getOrDefault(name, 0));
             URI base = URI.create((name.equals(RunState.PROMETHEUS) ? "http://127.0.0.1:" : "http://localhost:") + port);
             URI management = URI.create("http://localhost:" + state.managementPort(name)
-                    .orElse(LocalSystem.FIXED_MANAGEMENT_PORTS.getOrDefault(name, 0)));
+                    .orElse(ServiceDefaults.MANAGEMENT_PORTS.getOrDefault(name, 0)));
             boolean ready = process.isPresent() && (name.equals(RunState.PROMETHEUS)
                     ? Http.get(base.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent() : Http.ready(management));
             allReady &= ready;

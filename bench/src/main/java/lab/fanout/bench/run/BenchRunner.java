@@ -18,6 +18,7 @@ import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.metrics.ServerFigures;
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.system.JvmOptions;
+import lab.fanout.bench.system.ServiceDefaults;
 
 /**
  * Runs cells one after another: prepare the target, warm up (never measured), then the repetitions, each with
@@ -283,13 +284,14 @@ public final class BenchRunner {
             } else {
                 int cores = Runtime.getRuntime().availableProcessors();
                 Bound b = Bound.of(c.strategy(), c.profile().equals("virtual"), c.concurrency(),
-                        c.tomcatThreads() == null ? 200 : c.tomcatThreads(), c.poolSize() == null ? 500 : c.poolSize(),
-                        c.poolSize() == null ? 500 : c.poolSize(), c.latencyMs(),
+                        c.tomcatThreads() == null ? ServiceDefaults.TOMCAT_THREADS : c.tomcatThreads(),
+                        c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize(),
+                        c.poolSize() == null ? ServiceDefaults.POOL_PER_ROUTE : c.poolSize(), c.latencyMs(),
                         JvmOptions.commonPoolParallelism(c.jvmOptions()).orElse(Math.max(1, cores - 1)), c.ratePerSecond());
-                // past main-service's default 10 s deadline a request ends anyway, as a 504
+                // past main-service's default deadline a request ends anyway, as a 504
                 int inFlight = c.profile().equals("virtual") || c.tomcatThreads() == null ? c.concurrency()
                         : Math.min(c.concurrency(), c.tomcatThreads());
-                double rate = Math.max(0.9 * b.requestsPerSecond(), inFlight / 10.0);
+                double rate = Math.max(0.9 * b.requestsPerSecond(), inFlight / (double) ServiceDefaults.DEADLINE_SECONDS);
                 perRep = Double.isInfinite(b.requestsPerSecond()) ? 1 : c.requests() / rate;
             }
             double tail = 3 * c.latencyMs() / 1000.0;

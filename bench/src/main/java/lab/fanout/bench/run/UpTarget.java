@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.system.ServiceDefaults;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
@@ -20,12 +21,6 @@ import lab.fanout.bench.system.ServiceInfo;
  * to the harness's own services ({@link LocalTarget}); at the end it prints how to start {@code ./lab up} again.
  */
 public final class UpTarget implements Target {
-
-    /** main-service's defaults (its application.yml and FanoutProperties): what a cell without the knob asks for. */
-    static final int DEFAULT_TOMCAT_THREADS = 200;
-    static final int DEFAULT_POOL_TOTAL = 500;
-    /** ⌈500 ÷ 3⌉: max-per-route defaults to a third of max-total (FanoutProperties.Pool). */
-    static final int DEFAULT_POOL_PER_ROUTE = 167;
 
     /**
      * What the running {@code ./lab up} is.
@@ -83,12 +78,12 @@ public final class UpTarget implements Target {
         if (!cell.profile().equals(main.profile())) {
             why.add("profile " + cell.profile() + " (./lab up runs " + main.profile() + ")");
         }
-        int threads = cell.tomcatThreads() == null ? DEFAULT_TOMCAT_THREADS : cell.tomcatThreads();
+        int threads = cell.tomcatThreads() == null ? ServiceDefaults.TOMCAT_THREADS : cell.tomcatThreads();
         if (main.tomcatThreads() == null || threads != main.tomcatThreads()) {
             why.add("Tomcat threads " + threads + " (./lab up: " + main.tomcatThreads() + ")");
         }
-        int total = cell.poolSize() == null ? DEFAULT_POOL_TOTAL : cell.poolSize();
-        int perRoute = cell.poolSize() == null ? DEFAULT_POOL_PER_ROUTE : cell.poolSize();
+        int total = cell.poolSize() == null ? ServiceDefaults.POOL_TOTAL : cell.poolSize();
+        int perRoute = cell.poolSize() == null ? ServiceDefaults.POOL_PER_ROUTE : cell.poolSize();
         if (main.poolMaxTotal() == null || total != main.poolMaxTotal() || perRoute != main.poolMaxPerRoute()) {
             why.add("pool " + total + "/" + perRoute + " total/per route (./lab up: " + main.poolMaxTotal() + "/"
                     + main.poolMaxPerRoute() + ")");

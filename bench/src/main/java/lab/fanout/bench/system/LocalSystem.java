@@ -25,17 +25,11 @@ import java.util.Objects;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String MAIN = "main-service";
+    public static final String MAIN = ServiceDefaults.MAIN;
     /** Start order and stop order reversed: main-service goes first on stop, so its in-flight calls can finish. */
     public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
     /** Suffix that names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
     private static final String MANAGEMENT = " management";
-    /** The seed demo's ports, which its {@code ab} lines use. */
-    public static final Map<String, Integer> FIXED_PORTS = Map.of(
-            "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
-    /** The services' own {@code management.server.port} (their application.yml): the actuator, off the public port. */
-    public static final Map<String, Integer> FIXED_MANAGEMENT_PORTS = Map.of(
-            "accounts-service", 9081, "orders-service", 9082, "products-service", 9083, MAIN, 9222);
 
     /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
     static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
@@ -231,8 +225,8 @@ public final class LocalSystem implements AutoCloseable {
 
     private static Map<String, Integer> fixedPorts() {
         Map<String, Integer> fixed = new LinkedHashMap<>();
-        SERVICES.forEach(s -> fixed.put(s, FIXED_PORTS.get(s)));
-        SERVICES.forEach(s -> fixed.put(s + MANAGEMENT, FIXED_MANAGEMENT_PORTS.get(s)));
+        SERVICES.forEach(s -> fixed.put(s, ServiceDefaults.PORTS.get(s)));
+        SERVICES.forEach(s -> fixed.put(s + MANAGEMENT, ServiceDefaults.MANAGEMENT_PORTS.get(s)));
         return fixed;
     }
 

@@ -1,0 +1,36 @@
+package lab.fanout.bench.system;
+
+import java.util.Map;
+
+/**
+ * What the bench assumes of the services when a cell or an option leaves a knob unset: their own defaults, written
+ * once here and checked against the services' sources (application.yml, FanoutProperties, DownstreamProperties) by
+ * ServiceDefaultsTest, so that a change there fails the build instead of drifting. Constants, so that picocli's help
+ * texts can name them.
+ */
+public final class ServiceDefaults {
+
+    /** main-service's {@code server.tomcat.threads.max} (Tomcat's own default; no effect under the virtual profile). */
+    public static final int TOMCAT_THREADS = 200;
+    /** main-service's {@code fanout.pool.max-total}: connections over all downstreams. */
+    public static final int POOL_TOTAL = 500;
+    /** The downstreams main-service calls for every request (FanoutProperties.Downstreams.COUNT). */
+    public static final int DOWNSTREAMS = 3;
+    /** {@code fanout.pool.max-per-route} when unset: ⌈max-total ÷ 3⌉ = 167 (FanoutProperties.Pool). */
+    public static final int POOL_PER_ROUTE = (POOL_TOTAL + DOWNSTREAMS - 1) / DOWNSTREAMS;
+    /** The downstreams' {@code downstream.latency}, ms (DownstreamProperties). */
+    public static final int LATENCY_MS = 200;
+    /** main-service's {@code fanout.deadline}, s: past it a request ends as a 504. */
+    public static final int DEADLINE_SECONDS = 10;
+
+    public static final String MAIN = "main-service";
+    /** Each service's {@code server.port} (their application.yml): the seed demo's ports, which its ab lines use. */
+    public static final Map<String, Integer> PORTS = Map.of(
+            "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
+    /** Each service's {@code management.server.port} (their application.yml): the actuator, off the public port. */
+    public static final Map<String, Integer> MANAGEMENT_PORTS = Map.of(
+            "accounts-service", 9081, "orders-service", 9082, "products-service", 9083, MAIN, 9222);
+
+    private ServiceDefaults() {
+    }
+}
