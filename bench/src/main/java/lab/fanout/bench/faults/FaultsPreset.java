@@ -43,7 +43,6 @@ public final class FaultsPreset {
     static final Duration DEADLINE = Duration.ofSeconds(2);
     static final int REQUESTS_PER_CELL = 3;
     private static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
-    private static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
     private static final Map<String, String> CATALOGUE_URIS = Map.of("orders-service", "/order/api/v1/orders",
             "products-service", "/product/api/v1/products", "accounts-service", "/account/api/v1/accounts");
 
@@ -127,7 +126,7 @@ public final class FaultsPreset {
     private Observation observe(LocalSystem system, Strategy strategy, Scenario scenario) {
         awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
         Exposition mainBefore = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsBefore = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
+        List<Exposition> downstreamsBefore = LocalSystem.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         long start = System.nanoTime();
         int status = send(system, strategy, scenario.query());
@@ -142,13 +141,13 @@ public final class FaultsPreset {
         }
         sleepUntil(start + scenario.settleTime().toNanos());
         Exposition mainEnd = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsEnd = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
+        List<Exposition> downstreamsEnd = LocalSystem.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         double made = 0;
         double abandoned = 0;
         double late = 0;
-        for (int i = 0; i < DOWNSTREAMS.size(); i++) {
-            Map<String, String> catalogue = Map.of("uri", CATALOGUE_URIS.get(DOWNSTREAMS.get(i)));
+        for (int i = 0; i < LocalSystem.DOWNSTREAMS.size(); i++) {
+            Map<String, String> catalogue = Map.of("uri", CATALOGUE_URIS.get(LocalSystem.DOWNSTREAMS.get(i)));
             made += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "http_server_requests_seconds_count", catalogue);
             abandoned += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_abandoned_total", Map.of());
             late += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_late_total", Map.of());

@@ -124,8 +124,8 @@ public final class ResultsMarkdown {
             `process_cpu_time_ns_total` when it publishes it.""";
 
     private static String cpuMs(CellResult r) {
-        return Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + CellResult.DOWNSTREAMS.stream()
-                .map(d -> Fmt.num(r.cpuMsPerAnswer(d), 2)).collect(Collectors.joining(" / "))
+        return Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + r.downstreamCpuMsPerCall().stream()
+                .map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
                 + " · " + Fmt.num(r.cpuMsPerAnswer(MachineCpu.DRIVER), 2);
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import lab.fanout.bench.matrix.Cell;
 import lab.fanout.bench.metrics.MachineCpu;
@@ -29,11 +30,9 @@ import org.HdrHistogram.Histogram;
 public record CellResult(int index, Cell cell, Deployment deployment, Bound littlesLaw, List<Repetition> repetitions,
                          Double heapAfterBytes, String command) {
 
-    /** The downstreams, in the order the report shows them. */
-    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
     /** The processes whose CPU makes D: the system (main-service and the downstreams) and the driver; not the harness. */
-    static final List<String> SYSTEM = List.of(LocalSystem.MAIN, DOWNSTREAMS.get(0), DOWNSTREAMS.get(1),
-            DOWNSTREAMS.get(2), MachineCpu.DRIVER);
+    static final List<String> SYSTEM = Stream.of(List.of(LocalSystem.MAIN), LocalSystem.DOWNSTREAMS, List.of(MachineCpu.DRIVER))
+            .flatMap(List::stream).toList();
 
     public Double throughputMedian() {
         return Stats.median(each(r -> r.run().throughput()));
@@ -109,6 +108,11 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
      * @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers, from /proc; see
      *         {@link Repetition#cpuMsPerAnswer}: per call for a downstream), or null when some repetition lacks it
      */
+    /** @return {@link #cpuMsPerAnswer} of each downstream, in LocalSystem.DOWNSTREAMS' order; an entry may be null */
+    public List<Double> downstreamCpuMsPerCall() {
+        return LocalSystem.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
+    }
+
     public Double cpuMsPerAnswer(String role) {
         return perAnswer(r -> r.cpuSeconds().get(role));
     }

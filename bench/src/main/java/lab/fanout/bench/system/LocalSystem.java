@@ -26,6 +26,8 @@ import java.util.Objects;
 public final class LocalSystem implements AutoCloseable {
 
     public static final String MAIN = ServiceDefaults.MAIN;
+    /** The downstreams main-service calls, in the order reports show them. */
+    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
     /** Start order and stop order reversed: main-service goes first on stop, so its in-flight calls can finish. */
     public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
     /** Suffix that names a service's management port in {@link Ports}' messages, e.g. "main-service management". */

@@ -43,6 +43,9 @@ class ServiceDefaultsTest {
         assertThat(find(source, "static final int COUNT = (\\d+);")).isEqualTo(String.valueOf(ServiceDefaults.DOWNSTREAMS));
         assertThat(source).contains("maxPerRoute = Math.ceilDiv(maxTotal, Downstreams.COUNT);");
         assertThat(ServiceDefaults.POOL_PER_ROUTE).isEqualTo(Math.ceilDiv(ServiceDefaults.POOL_TOTAL, ServiceDefaults.DOWNSTREAMS));
+        assertThat(LocalSystem.DOWNSTREAMS).hasSize(ServiceDefaults.DOWNSTREAMS);
+        assertThat(LocalSystem.SERVICES).containsExactlyInAnyOrderElementsOf(ServiceDefaults.PORTS.keySet())
+                .containsAll(LocalSystem.DOWNSTREAMS);
     }
 
     @Test
