@@ -85,8 +85,7 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
         if (!info.present() || info.poolMaxTotal() == null) {
             throw new IllegalStateException("main-service reports no knobs at /actuator/info (knobs.runtime, knobs.fanout)");
         }
-        int cores = info.json().path("runtime").path("availableProcessors").asInt(1);
         return new Deployment(info.profile(), info.virtualRequestThreads(), info.tomcatThreads(), info.poolMaxTotal(),
-                info.poolMaxPerRoute(), info.commonPoolParallelism(), cores, latencyMs, Jvm.of(info));
+                info.poolMaxPerRoute(), info.commonPoolParallelism(), info.availableProcessors(), latencyMs, Jvm.of(info));
     }
 }

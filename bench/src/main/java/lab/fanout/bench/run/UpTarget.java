@@ -72,7 +72,7 @@ public final class UpTarget implements Target {
         if (!mainProperties.isEmpty()) {
             why.add("main-service properties " + mainProperties + " (./lab up has none)");
         }
-        if (!main.json().path("simulation").path("requestKnobs").asBoolean(true)) {
+        if (!main.requestKnobs()) {
             why.add("the latency as a query parameter (./lab up refuses per-request knobs: simulation.request-knobs=false)");
         }
         if (!cell.profile().equals(main.profile())) {

@@ -82,6 +82,16 @@ public record ServiceInfo(JsonNode json) {
         return values;
     }
 
+    /** @return the service's available processors; 1 if not reported */
+    public int availableProcessors() {
+        return json.path("runtime").path("availableProcessors").asInt(1);
+    }
+
+    /** @return simulation.request-knobs: whether the service takes knobs (latencyMs, ...) per request; true if unsaid */
+    public boolean requestKnobs() {
+        return json.path("simulation").path("requestKnobs").asBoolean(true);
+    }
+
     public Integer poolMaxTotal() {
         return integer(json.path("fanout").path("pool").path("maxTotal"));
     }

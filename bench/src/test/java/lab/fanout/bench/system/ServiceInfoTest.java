@@ -1,0 +1,70 @@
+package lab.fanout.bench.system;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the bench reads from a service's {@code /actuator/info} knobs, and what it makes of a missing one. */
+class ServiceInfoTest {
+
+    static final String MAIN = """
+            {"app": {"name": "x"},
+             "knobs": {"runtime": {"profiles": ["platform"], "availableProcessors": 2, "virtualRequestThreads": false,
+                                   "tomcatThreadsMax": 10, "tomcatMaxConnections": 20000, "commonPoolParallelism": 1,
+                                   "carrierParallelism": 2, "carrierMaxPoolSize": 256, "carrierMinRunnable": 1,
+                                   "garbageCollectors": ["G1 Young Generation", "G1 Old Generation"],
+                                   "maxHeapBytes": 2082471936, "jvmInputArguments": ["--enable-preview", "-Dx=1"]},
+                       "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 500, "acquireTimeout": "PT5S"},
+                                  "deadline": "PT10S"},
+                       "simulation": {"requestKnobs": false}}}""";
+
+    @Test
+    void readsMainServiceKnobs() {
+        ServiceInfo info = ServiceInfo.parse(MAIN);
+        assertThat(info.present()).isTrue();
+        assertThat(info.profile()).isEqualTo("platform");
+        assertThat(info.virtualRequestThreads()).isFalse();
+        assertThat(info.tomcatThreads()).isEqualTo(10);
+        assertThat(info.commonPoolParallelism()).isEqualTo(1);
+        assertThat(info.carrierParallelism()).isEqualTo(2);
+        assertThat(info.carrierMaxPoolSize()).isEqualTo(256);
+        assertThat(info.carrierMinRunnable()).isEqualTo(1);
+        assertThat(info.garbageCollectors()).containsExactly("G1 Young Generation", "G1 Old Generation");
+        assertThat(info.maxHeapBytes()).isEqualTo(2082471936L);
+        assertThat(info.jvmInputArguments()).containsExactly("--enable-preview", "-Dx=1");
+        assertThat(info.poolMaxTotal()).isEqualTo(500);
+        assertThat(info.poolMaxPerRoute()).isEqualTo(500);
+        assertThat(info.latencyMs()).isNull();
+        assertThat(info.availableProcessors()).isEqualTo(2);
+        assertThat(info.requestKnobs()).isFalse();
+        assertThat(info.summary()).isEqualTo("profile=platform tomcatThreads=10 pool=500/500 commonPoolParallelism=1"
+                + " carrierParallelism=2 jvm=[-Dx=1]");
+    }
+
+    @Test
+    void readsADownstreamsLatency() {
+        ServiceInfo info = ServiceInfo.parse("""
+                {"knobs": {"runtime": {"profiles": ["default"], "virtualRequestThreads": true},
+                           "downstream": {"latency": "PT0.2S", "jitter": "PT0S"}}}""");
+        assertThat(info.latencyMs()).isEqualTo(200);
+        assertThat(info.poolMaxTotal()).isNull();
+        assertThat(info.summary()).isEqualTo("latency=200ms");
+    }
+
+    @Test
+    void aServiceWithoutKnobsReadsAsAbsentWithDefaults() {
+        ServiceInfo info = ServiceInfo.parse("{}");
+        assertThat(info.present()).isFalse();
+        assertThat(info.summary()).isEqualTo("(no knobs at /actuator/info)");
+        assertThat(info.profile()).isEqualTo("?");
+        assertThat(info.virtualRequestThreads()).isFalse();
+        assertThat(info.tomcatThreads()).isNull();
+        assertThat(info.maxHeapBytes()).isNull();
+        assertThat(info.garbageCollectors()).isEqualTo(List.of());
+        assertThat(info.jvmInputArguments()).isEmpty();
+        assertThat(info.availableProcessors()).isEqualTo(1);
+        assertThat(info.requestKnobs()).isTrue();
+    }
+}
