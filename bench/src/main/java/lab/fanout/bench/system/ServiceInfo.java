@@ -4,19 +4,69 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The knobs a service reports at {@code /actuator/info} ({@code knobs.runtime}, {@code knobs.fanout},
- * {@code knobs.downstream}): the truth the bound is computed from, whatever the harness asked for.
+ * {@code knobs.downstream}, {@code knobs.simulation}; service-common's KnobsInfoContributor): the truth the bound is
+ * computed from, whatever the harness asked for. Bound to records; what a service does not report reads as null (or
+ * the default each accessor names), and fields the bench does not use are ignored.
  *
- * @param json {@code knobs} of the answer; a missing node when the service did not answer
+ * @param knobs {@code knobs} of the answer; null when the service did not answer or reports none
  */
-public record ServiceInfo(JsonNode json) {
+public record ServiceInfo(Knobs knobs) {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+    /** The part of {@code /actuator/info} read here. */
+    record Info(Knobs knobs) {
+    }
+
+    /** {@code knobs}: each part empty when not reported. */
+    public record Knobs(RuntimeKnobs runtime, Fanout fanout, Downstream downstream, Simulation simulation) {
+        public Knobs {
+            runtime = Objects.requireNonNullElseGet(runtime, () -> new RuntimeKnobs(null, null, null, null, null, null,
+                    null, null, null, null, null));
+            fanout = Objects.requireNonNullElseGet(fanout, () -> new Fanout(null));
+            downstream = Objects.requireNonNullElseGet(downstream, () -> new Downstream(null));
+            simulation = Objects.requireNonNullElseGet(simulation, () -> new Simulation(null));
+        }
+    }
+
+    /** {@code knobs.runtime}: the JVM and Tomcat as the service sees them; lists empty when not reported. */
+    public record RuntimeKnobs(List<String> profiles, Integer availableProcessors, Boolean virtualRequestThreads,
+                               Integer tomcatThreadsMax, Integer commonPoolParallelism, Integer carrierParallelism,
+                               Integer carrierMaxPoolSize, Integer carrierMinRunnable, List<String> garbageCollectors,
+                               Long maxHeapBytes, List<String> jvmInputArguments) {
+        public RuntimeKnobs {
+            profiles = Objects.requireNonNullElse(profiles, List.of());
+            garbageCollectors = Objects.requireNonNullElse(garbageCollectors, List.of());
+            jvmInputArguments = Objects.requireNonNullElse(jvmInputArguments, List.of());
+        }
+    }
+
+    /** {@code knobs.fanout} (main-service only). */
+    public record Fanout(Pool pool) {
+        public Fanout {
+            pool = Objects.requireNonNullElseGet(pool, () -> new Pool(null, null));
+        }
+    }
+
+    /** {@code knobs.fanout.pool}: fanout.pool.max-total and max-per-route. */
+    public record Pool(Integer maxTotal, Integer maxPerRoute) {
+    }
+
+    /** {@code knobs.downstream} (the downstreams only): downstream.latency. */
+    public record Downstream(Duration latency) {
+    }
+
+    /** {@code knobs.simulation}: simulation.request-knobs. */
+    public record Simulation(Boolean requestKnobs) {
+    }
 
     /** @param managementUrl the service's actuator base URL (its management port), e.g. {@code http://localhost:9222} */
     public static ServiceInfo fetch(URI managementUrl) {
@@ -24,86 +74,89 @@ public record ServiceInfo(JsonNode json) {
     }
 
     public static ServiceInfo parse(String body) {
-        return new ServiceInfo(JSON.readTree(body).path("knobs"));
+        return new ServiceInfo(JSON.readValue(body, Info.class).knobs());
     }
 
     public boolean present() {
-        return !json.isMissingNode();
+        return knobs != null;
     }
 
+    /** @return the knobs, each part empty when the service reported none */
+    private Knobs reported() {
+        return knobs != null ? knobs : new Knobs(null, null, null, null);
+    }
+
+    private RuntimeKnobs runtime() {
+        return reported().runtime();
+    }
+
+    /** @return the first active profile, e.g. virtual, or ? */
     public String profile() {
-        return json.path("runtime").path("profiles").path(0).asString("?");
+        return runtime().profiles().isEmpty() ? "?" : runtime().profiles().getFirst();
     }
 
     public boolean virtualRequestThreads() {
-        return json.path("runtime").path("virtualRequestThreads").asBoolean(false);
+        return Boolean.TRUE.equals(runtime().virtualRequestThreads());
     }
 
     public Integer tomcatThreads() {
-        return integer(json.path("runtime").path("tomcatThreadsMax"));
+        return runtime().tomcatThreadsMax();
     }
 
     public Integer commonPoolParallelism() {
-        return integer(json.path("runtime").path("commonPoolParallelism"));
+        return runtime().commonPoolParallelism();
     }
 
     /** @return the virtual-thread scheduler's parallelism (carrier threads), from its JDK management bean */
     public Integer carrierParallelism() {
-        return integer(json.path("runtime").path("carrierParallelism"));
+        return runtime().carrierParallelism();
     }
 
     public Integer carrierMaxPoolSize() {
-        return integer(json.path("runtime").path("carrierMaxPoolSize"));
+        return runtime().carrierMaxPoolSize();
     }
 
     public Integer carrierMinRunnable() {
-        return integer(json.path("runtime").path("carrierMinRunnable"));
+        return runtime().carrierMinRunnable();
     }
 
     /** @return the collectors' names, e.g. [G1 Young Generation, G1 Concurrent GC, G1 Old Generation]; empty if unknown */
     public List<String> garbageCollectors() {
-        return strings(json.path("runtime").path("garbageCollectors"));
+        return runtime().garbageCollectors();
     }
 
     /** @return Runtime.maxMemory() in bytes, or null if not reported */
     public Long maxHeapBytes() {
-        JsonNode n = json.path("runtime").path("maxHeapBytes");
-        return n.isNumber() ? n.asLong() : null;
+        return runtime().maxHeapBytes();
     }
 
     /** @return the JVM's input arguments (RuntimeMXBean), e.g. [--enable-preview, -Dx=1]; empty if not reported */
     public List<String> jvmInputArguments() {
-        return strings(json.path("runtime").path("jvmInputArguments"));
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> values = new ArrayList<>();
-        array.forEach(n -> values.add(n.asString()));
-        return values;
+        return runtime().jvmInputArguments();
     }
 
     /** @return the service's available processors; 1 if not reported */
     public int availableProcessors() {
-        return json.path("runtime").path("availableProcessors").asInt(1);
+        return Objects.requireNonNullElse(runtime().availableProcessors(), 1);
     }
 
     /** @return simulation.request-knobs: whether the service takes knobs (latencyMs, ...) per request; true if unsaid */
     public boolean requestKnobs() {
-        return json.path("simulation").path("requestKnobs").asBoolean(true);
+        return !Boolean.FALSE.equals(reported().simulation().requestKnobs());
     }
 
     public Integer poolMaxTotal() {
-        return integer(json.path("fanout").path("pool").path("maxTotal"));
+        return reported().fanout().pool().maxTotal();
     }
 
     public Integer poolMaxPerRoute() {
-        return integer(json.path("fanout").path("pool").path("maxPerRoute"));
+        return reported().fanout().pool().maxPerRoute();
     }
 
-    /** @return downstream.latency in ms (reported as an ISO duration, e.g. PT0.2S), or null on main-service */
+    /** @return downstream.latency in ms, or null on main-service */
     public Integer latencyMs() {
-        JsonNode latency = json.path("downstream").path("latency");
-        return latency.isString() ? (int) Duration.parse(latency.asString()).toMillis() : null;
+        Duration latency = reported().downstream().latency();
+        return latency == null ? null : (int) latency.toMillis();
     }
 
     /** @return e.g. {@code profile=platform tomcatThreads=10 pool=500/500 commonPool=1} or {@code latency=200ms} */
@@ -124,9 +177,5 @@ public record ServiceInfo(JsonNode json) {
             }
         }
         return String.join(" ", parts);
-    }
-
-    private static Integer integer(JsonNode n) {
-        return n.isNumber() ? n.asInt() : null;
     }
 }
