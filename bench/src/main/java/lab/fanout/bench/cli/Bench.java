@@ -130,49 +130,21 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Workspace ws = Workspace.current();
-        if ((baseUrl == null) != (managementUrl == null)) {
-            // the load goes to the public port; knobs, readiness and scrapes come from the management port
-            throw bad("--base-url and --management-url go together: main-service's public port and its management"
-                    + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
-        }
-        if (aot && baseUrl != null) {
-            throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
-        }
+        checkTargetOptions();
         if (FAULTS.equals(preset)) {
             return faults(ws);
         }
-        if (!jvmOptions.isEmpty() && baseUrl != null) {
-            throw bad("--jvm-option sets the JVM of the main-service the harness starts; an existing deployment"
-                    + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
-                    + " manifest), then bench it");
-        }
-        try {
-            JvmOptions.validated(jvmOptions);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
+        checkJvmOptions();
         Matrix matrix = matrix();
-        LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
         List<Cell> cells = matrix.cells();
-        boolean open = cells.stream().anyMatch(c -> c.ratePerSecond() != null);
-        boolean closed = cells.stream().anyMatch(c -> c.ratePerSecond() == null);
-        VegetaDriver vegeta = open ? new VegetaDriver() : null;
         if (dryRun) {
             cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
             System.out.println(cells.size() + " cells, about " + BenchRunner.Eta.format(BenchRunner.estimate(cells, baseUrl == null))
                     + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
             return 0;
         }
-        if (closed) {
-            load.requireInstalled();
-        }
-        if (open) {
-            vegeta.requireInstalled();
-            cells.stream().map(Cell::ratePerSecond).filter(r -> r != null && (r < 1 || r != Math.rint(r))).findFirst()
-                    .ifPresent(r -> {
-                        throw bad("vegeta's -rate takes whole requests per second, not " + r);
-                    });
-        }
+        LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
+        VegetaDriver vegeta = requireDrivers(cells, load);
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
                     cells.stream().mapToInt(c -> c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize())
@@ -184,10 +156,65 @@ public final class Bench implements Callable<Integer> {
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
+        Setting setting = new Setting(ws, dir, matrix, target, load, loadBefore);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
         BenchRunner runner = new BenchRunner(target, load, vegeta, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
+        runThenReport(runner, cells, setting);
+        System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
+        return 0;
+    }
 
+    /** What the report says besides the results: where it is written, which matrix ran on what, with which driver. */
+    private record Setting(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore) {
+    }
+
+    private void checkTargetOptions() {
+        if ((baseUrl == null) != (managementUrl == null)) {
+            // the load goes to the public port; knobs, readiness and scrapes come from the management port
+            throw bad("--base-url and --management-url go together: main-service's public port and its management"
+                    + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
+        }
+        if (aot && baseUrl != null) {
+            throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
+        }
+    }
+
+    private void checkJvmOptions() {
+        if (!jvmOptions.isEmpty() && baseUrl != null) {
+            throw bad("--jvm-option sets the JVM of the main-service the harness starts; an existing deployment"
+                    + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
+                    + " manifest), then bench it");
+        }
+        try {
+            JvmOptions.validated(jvmOptions);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+    }
+
+    /** @return vegeta when some cell is open-model (a rate), else null; each driver the cells need is installed */
+    private VegetaDriver requireDrivers(List<Cell> cells, LoadDriver load) {
+        if (cells.stream().anyMatch(c -> c.ratePerSecond() == null)) {
+            load.requireInstalled();
+        }
+        if (cells.stream().noneMatch(c -> c.ratePerSecond() != null)) {
+            return null;
+        }
+        VegetaDriver vegeta = new VegetaDriver();
+        vegeta.requireInstalled();
+        cells.stream().map(Cell::ratePerSecond).filter(r -> r != null && (r < 1 || r != Math.rint(r))).findFirst()
+                .ifPresent(r -> {
+                    throw bad("vegeta's -rate takes whole requests per second, not " + r);
+                });
+        return vegeta;
+    }
+
+    /**
+     * Runs the cells and writes the report of those that finished, also after an error or a Ctrl-C (the shutdown
+     * hook cancels the run and waits until the report is written and the services are stopped).
+     */
+    private void runThenReport(BenchRunner runner, List<Cell> cells, Setting setting) throws InterruptedException {
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             runner.cancel();
@@ -203,56 +230,62 @@ public final class Bench implements Callable<Integer> {
         } finally {
             boolean interrupted = results.size() < cells.size() && failure == null;
             try {
-                write(ws, dir, matrix, target, load, loadBefore, results, interrupted, failure);
+                write(setting, results, interrupted, failure);
             } finally {
-                target.close();
+                setting.target().close();
                 written.countDown();
             }
         }
         removeHook(hook);
         if (failure != null) {
-            throw new IllegalStateException(failure + "\n(cells finished before are in " + dir + ")");
+            throw new IllegalStateException(failure + "\n(cells finished before are in " + setting.dir() + ")");
         }
-        System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
-        return 0;
     }
 
-    private void write(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore,
-                       List<CellResult> results, boolean interrupted, String failure) {
+    /** results.md and environment.txt, the charts drawn first; also for a run stopped by an error or Ctrl-C. */
+    private void write(Setting s, List<CellResult> results, boolean interrupted, String failure) {
         Map<String, List<String>> charts = new LinkedHashMap<>();
-        String chartFailure = null;
-        try {
-            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
-                    .forEach((block, cells) -> charts.put(block, new ArrayList<>(Charts.write(dir, block, cells))));
-            // the coordinated-omission picture, under the first open-model block
-            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream().filter(r -> r.cell().ratePerSecond() != null)
-                    .findFirst().ifPresent(r -> charts.get(r.cell().block()).add(png)));
-        } catch (RuntimeException e) {
-            chartFailure = e.toString();   // the tables and the CSV matter more than the pictures
-        }
+        String chartFailure = drawCharts(s.dir(), results, charts);
         String command = "./lab bench " + String.join(" ", args());
-        List<String> intro = List.of(
+        List<String> lines = new ArrayList<>(List.of(
                 "Command: `" + command + "`",
-                Environment.summary(ws.repo()),
-                "Load average (1/5/15 min) before: " + loadBefore + ", after: " + Environment.loadAverage(),
-                "Target: " + target.describe() + "; driver: " + drivers(results, load)
-                        + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
-        List<String> lines = new ArrayList<>(intro);
+                Environment.summary(s.ws().repo()),
+                "Load average (1/5/15 min) before: " + s.loadBefore() + ", after: " + Environment.loadAverage(),
+                "Target: " + s.target().describe() + "; driver: " + drivers(results, s.load())
+                        + (rate != null ? " (open model, " + rate + " req/s offered)" : "")));
         if (failure != null) {
             lines.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
         if (chartFailure != null) {
             lines.add("Charts could not be drawn: " + chartFailure);
         }
-        write(dir.resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + matrix.name(), lines, results,
-                charts, interrupted));
-        write(dir.resolve("environment.txt"), Environment.text(ws.repo(), List.of(
-                "matrix: " + matrix.name(), "command: " + command,
-                "target: " + target.describe(), "driver: " + drivers(results, load),
+        write(s.dir().resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + s.matrix().name(), lines,
+                results, charts, interrupted));
+        write(s.dir().resolve("environment.txt"), Environment.text(s.ws().repo(), List.of(
+                "matrix: " + s.matrix().name(), "command: " + command,
+                "target: " + s.target().describe(), "driver: " + drivers(results, s.load()),
                 "service_jvm_flags: --enable-preview" + (aot && baseUrl == null ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
                         + "; main-service also the options below",
-                "extra_main_properties: " + mainProperties(matrix),
-                "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), loadBefore));
+                "extra_main_properties: " + mainProperties(s.matrix()),
+                "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), s.loadBefore()));
+    }
+
+    /**
+     * Draws each block's charts into {@code charts} (block to file names).
+     *
+     * @return why they could not be drawn, or null: the tables and the CSV matter more than the pictures
+     */
+    private static String drawCharts(Path dir, List<CellResult> results, Map<String, List<String>> charts) {
+        try {
+            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
+                    .forEach((block, cells) -> charts.put(block, new ArrayList<>(Charts.write(dir, block, cells))));
+            // the coordinated-omission picture, under the first open-model block
+            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream().filter(r -> r.cell().ratePerSecond() != null)
+                    .findFirst().ifPresent(r -> charts.get(r.cell().block()).add(png)));
+            return null;
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
     }
 
     /**
