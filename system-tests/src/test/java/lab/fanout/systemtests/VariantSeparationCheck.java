@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import lab.fanout.systemtests.DashboardQueryCheck.InstantQuery;
 import lab.fanout.systemtests.Dashboards.Query;
@@ -88,7 +90,7 @@ final class VariantSeparationCheck {
             }
             if (variants.stream().allMatch(query::shows)) {
                 readings.add(query.where() + " (" + expect.name().toLowerCase().replace('_', '-') + "): " + variants.stream()
-                        .map(v -> v + " " + sum(byVariant.get(v))).collect(java.util.stream.Collectors.joining(", ")));
+                        .map(v -> v + " " + sum(byVariant.get(v))).collect(Collectors.joining(", ")));
             }
             for (String variant : variants) {
                 List<Double> values = byVariant.getOrDefault(variant, List.of());
@@ -123,7 +125,7 @@ final class VariantSeparationCheck {
     }
 
     private static String round(double value) {
-        return Double.isNaN(value) ? "NaN" : String.format(java.util.Locale.ROOT, "%.2f", value);
+        return Double.isNaN(value) ? "NaN" : String.format(Locale.ROOT, "%.2f", value);
     }
 
     /**
