@@ -1,7 +1,6 @@
 package lab.fanout.bench;
 
 import lab.fanout.bench.cli.LabCommand;
-import picocli.CommandLine;
 
 /** Entry point of {@code ./lab}: {@code java --enable-preview -jar bench/target/lab.jar <command>}. */
 public final class Lab {

@@ -23,25 +23,25 @@ import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.driver.VegetaDriver;
 import lab.fanout.bench.faults.FaultsPreset;
 import lab.fanout.bench.matrix.Block;
-import lab.fanout.bench.matrix.Cell;
 import lab.fanout.bench.matrix.Matrix;
 import lab.fanout.bench.matrix.MatrixFile;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.JvmOptions;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.report.Charts;
-import lab.fanout.bench.report.Environment;
 import lab.fanout.bench.report.ResultsCsv;
 import lab.fanout.bench.report.ResultsMarkdown;
 import lab.fanout.bench.run.BenchRunner;
-import lab.fanout.bench.run.CellResult;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
 import lab.fanout.bench.run.UpTarget;
-import lab.fanout.bench.system.JvmOptions;
-import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.AotCache;
+import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.OpenFileLimit;
 import lab.fanout.bench.system.Processes;
-import lab.fanout.bench.system.ServiceDefaults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -267,7 +267,7 @@ public final class Bench implements Callable<Integer> {
                 "service_jvm_flags: --enable-preview" + (aot && baseUrl == null ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
                         + "; main-service also the options below",
                 "extra_main_properties: " + mainProperties(s.matrix()),
-                "cells: " + results.size() + " finished"), Environment.mainServiceJvms(results), s.loadBefore()));
+                "cells: " + results.size() + " finished"), ResultsMarkdown.mainServiceJvms(results), s.loadBefore()));
     }
 
     /**
@@ -305,14 +305,14 @@ public final class Bench implements Callable<Integer> {
             System.out.println("note: --own-services: ./lab up's services keep running beside the harness's own");
             return own.get();
         }
-        if (running.size() < LocalSystem.SERVICES.size()) {
-            throw bad("./lab up's services run only in part (" + running.keySet() + " of " + LocalSystem.SERVICES
+        if (running.size() < ServiceDefaults.SERVICES.size()) {
+            throw bad("./lab up's services run only in part (" + running.keySet() + " of " + ServiceDefaults.SERVICES
                     + "): ./lab down, then ./lab up again, or bench without them");
         }
         Map<String, Long> pids = new LinkedHashMap<>();
         running.forEach((name, h) -> pids.put(name, h.pid()));
-        URI base = URI.create("http://localhost:" + state.port(LocalSystem.MAIN).orElseThrow());
-        URI management = URI.create("http://localhost:" + state.managementPort(LocalSystem.MAIN).orElseThrow());
+        URI base = URI.create("http://localhost:" + state.port(ServiceDefaults.MAIN).orElseThrow());
+        URI management = URI.create("http://localhost:" + state.managementPort(ServiceDefaults.MAIN).orElseThrow());
         UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> stopUp(state, running));
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
@@ -321,16 +321,16 @@ public final class Bench implements Callable<Integer> {
 
     /** Stops the four services ./lab up started, main-service first (as ./lab down), and forgets them; prometheus stays. */
     private static void stopUp(RunState state, Map<String, ProcessHandle> running) {
-        Processes.terminate(List.of(running.get(LocalSystem.MAIN)));
-        Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(LocalSystem.MAIN))
+        Processes.terminate(List.of(running.get(ServiceDefaults.MAIN)));
+        Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(ServiceDefaults.MAIN))
                 .map(Map.Entry::getValue).toList());
-        System.out.println("stopped " + LocalSystem.MAIN + " (pid " + running.get(LocalSystem.MAIN).pid() + ")");
+        System.out.println("stopped " + ServiceDefaults.MAIN + " (pid " + running.get(ServiceDefaults.MAIN).pid() + ")");
         running.forEach((name, h) -> {
-            if (!name.equals(LocalSystem.MAIN)) {
+            if (!name.equals(ServiceDefaults.MAIN)) {
                 System.out.println("stopped " + name + " (pid " + h.pid() + ")");
             }
         });
-        LocalSystem.SERVICES.forEach(state::remove);
+        ServiceDefaults.SERVICES.forEach(state::remove);
         state.save();
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.Processes;
 import picocli.CommandLine.Command;
 
@@ -22,7 +22,7 @@ final class Down implements Callable<Integer> {
             System.out.println("nothing running");
         }
         // main-service alone first: its in-flight requests may still call the downstreams
-        List<String> order = new ArrayList<>(List.of(LocalSystem.MAIN, RunState.PROMETHEUS));
+        List<String> order = new ArrayList<>(List.of(ServiceDefaults.MAIN, RunState.PROMETHEUS));
         List<ProcessHandle> rest = new ArrayList<>();
         running.forEach((name, h) -> {
             if (!order.contains(name)) {

@@ -3,9 +3,9 @@ package lab.fanout.bench.cli;
 import java.util.ArrayList;
 import java.util.List;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
-import lab.fanout.bench.system.ServiceDefaults;
 import picocli.CommandLine.Option;
 
 /** The service knobs of {@code ./lab up}: one place for their names, defaults and help. */

@@ -1,9 +1,9 @@
 package lab.fanout.bench.cli;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code lab}: without a subcommand it prints its usage. */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "fanout-lab 0.1.0",

@@ -12,21 +12,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import lab.fanout.bench.driver.DriverRun;
 import lab.fanout.bench.driver.HeyDriver;
-import lab.fanout.bench.driver.Load;
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.Scraper;
-import lab.fanout.bench.metrics.ServerFigures;
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.profile.AsyncProfiler;
 import lab.fanout.bench.profile.CollapsedStacks;
 import lab.fanout.bench.profile.ProfileSummary;
-import lab.fanout.bench.report.Environment;
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
-import lab.fanout.bench.system.ServiceDefaults;
+import lab.fanout.bench.system.LocalSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -149,7 +149,7 @@ public final class Profile implements Callable<Integer> {
         List<ProfileSummary.Window> windows = new ArrayList<>();
         long mainPid;
         try (LocalSystem system = LocalSystem.start(launch)) {
-            mainPid = system.pids().get(LocalSystem.MAIN);
+            mainPid = system.pids().get(ServiceDefaults.MAIN);
             URI url = URI.create(system.mainBaseUrl() + Up.ORDERS_PATH + "?concurrency=" + s);
             if (warmupSeconds > 0) {
                 System.out.printf("warm-up: %d s of load, not profiled ...%n", warmupSeconds);
@@ -214,7 +214,7 @@ public final class Profile implements Callable<Integer> {
     private ProfileSummary.Window window(LoadDriver hey, AsyncProfiler profiler, Scraper scraper, URI url, Path dir,
                                          long mainPid, String name, String file, String engine) throws InterruptedException {
         System.out.printf("%s window: %d s of load, %s ...%n", name, seconds, engine);
-        Map<String, Long> pids = Map.of(LocalSystem.MAIN, mainPid);
+        Map<String, Long> pids = Map.of(ServiceDefaults.MAIN, mainPid);
         MachineCpu before = MachineCpu.now(pids);
         Scraper.Sampling sampling = scraper.start();
         DriverRun run;
@@ -231,7 +231,7 @@ public final class Profile implements Callable<Integer> {
         profiler.dump(html, title);
         profiler.dump(collapsed, title);
         CollapsedStacks stacks = CollapsedStacks.read(collapsed);
-        Double cpuSeconds = MachineCpu.secondsByProcess(before, after).get(LocalSystem.MAIN);
+        Double cpuSeconds = MachineCpu.secondsByProcess(before, after).get(ServiceDefaults.MAIN);
         Double perRequest = ProfileSummary.cpuMsPerRequest(cpuSeconds, run.answered());
         System.out.printf(Locale.ROOT, "  %s window: %d answered (%.0f req/s), %d samples, main-service %s CPU-ms per request%n",
                 name, run.answered(), run.answeredPerSecond(), stacks.total(),

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.model.ServiceDefaults;
 
 /**
  * What {@code ./lab up} left running, in {@code .lab/run/system.properties}: pid, port and management port per
@@ -95,7 +95,7 @@ final class RunState {
     }
 
     static List<String> names() {
-        return java.util.stream.Stream.concat(LocalSystem.SERVICES.stream(), java.util.stream.Stream.of(PROMETHEUS)).toList();
+        return java.util.stream.Stream.concat(ServiceDefaults.SERVICES.stream(), java.util.stream.Stream.of(PROMETHEUS)).toList();
     }
 
     void save() {

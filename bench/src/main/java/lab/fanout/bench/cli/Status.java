@@ -5,9 +5,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.Http;
-import lab.fanout.bench.system.LocalSystem;
-import lab.fanout.bench.system.ServiceDefaults;
 import lab.fanout.bench.system.ServiceInfo;
 import picocli.CommandLine.Command;
 

@@ -3,16 +3,17 @@ package lab.fanout.bench.cli;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.Prometheus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code ./lab up}: the four services in the background on the seed's ports, until {@code ./lab down}. */
 @Command(name = "up", mixinStandardHelpOptions = true,
@@ -66,7 +67,7 @@ final class Up implements Callable<Integer> {
 
     private static void printUsage(LocalSystem system, boolean prometheus) {
         System.out.println();
-        LocalSystem.SERVICES.forEach(s -> System.out.printf("  %-17s %s  actuator %s  (pid %d, log .lab/logs/%s.log)%n",
+        ServiceDefaults.SERVICES.forEach(s -> System.out.printf("  %-17s %s  actuator %s  (pid %d, log .lab/logs/%s.log)%n",
                 s, system.baseUrl(s), system.managementUrl(s), system.pids().get(s), s));
         if (prometheus) {
             System.out.printf("  %-17s %s%n", "prometheus", Prometheus.URL);

@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;

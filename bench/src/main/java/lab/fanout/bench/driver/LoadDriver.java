@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
 import lab.fanout.bench.system.Logs;
 import lab.fanout.bench.system.Processes;
 

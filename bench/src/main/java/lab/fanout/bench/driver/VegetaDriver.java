@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
 import lab.fanout.bench.system.Logs;
 import lab.fanout.bench.system.Processes;
 import org.HdrHistogram.Histogram;

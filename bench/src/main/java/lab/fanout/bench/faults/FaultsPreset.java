@@ -17,11 +17,12 @@ import java.util.Map;
 
 import lab.fanout.bench.metrics.Exposition;
 import lab.fanout.bench.metrics.Scraper;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.Poll;
-import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 
 /**
  * {@code ./lab bench --preset faults}: the failure-mode table. For each scenario (one downstream failing or slow, the
@@ -126,7 +127,7 @@ public final class FaultsPreset {
     private Observation observe(LocalSystem system, Strategy strategy, Scenario scenario) {
         awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
         Exposition mainBefore = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsBefore = LocalSystem.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
+        List<Exposition> downstreamsBefore = ServiceDefaults.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         long start = System.nanoTime();
         int status = send(system, strategy, scenario.query());
@@ -141,13 +142,13 @@ public final class FaultsPreset {
         }
         sleepUntil(start + scenario.settleTime().toNanos());
         Exposition mainEnd = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsEnd = LocalSystem.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
+        List<Exposition> downstreamsEnd = ServiceDefaults.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
 
         double made = 0;
         double abandoned = 0;
         double late = 0;
-        for (int i = 0; i < LocalSystem.DOWNSTREAMS.size(); i++) {
-            Map<String, String> catalogue = Map.of("uri", CATALOGUE_URIS.get(LocalSystem.DOWNSTREAMS.get(i)));
+        for (int i = 0; i < ServiceDefaults.DOWNSTREAMS.size(); i++) {
+            Map<String, String> catalogue = Map.of("uri", CATALOGUE_URIS.get(ServiceDefaults.DOWNSTREAMS.get(i)));
             made += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "http_server_requests_seconds_count", catalogue);
             abandoned += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_abandoned_total", Map.of());
             late += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_late_total", Map.of());

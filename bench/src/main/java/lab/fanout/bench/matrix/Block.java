@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.JvmOptions;
 import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.system.JvmOptions;
 
 /**
  * One table of the matrix: the cross product of its lists. Field names are the keys of a matrix file (YAML or CSV),

@@ -4,6 +4,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import lab.fanout.bench.model.Cell;
+
 /**
  * What {@code ./lab bench} runs: blocks (one table each) of cells.
  *

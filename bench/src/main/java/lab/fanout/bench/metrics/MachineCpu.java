@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import lab.fanout.bench.model.Repetition;
+
 /**
  * How busy the whole machine was, from {@code /proc/stat} (Linux), and where that CPU went among the processes of the
  * lab, from {@code /proc/<pid>/stat}: the harness, its load driver, and the services when the target knows their
@@ -21,15 +23,10 @@ import java.util.Map;
  *
  * @param busy      ticks the machine spent not idle (user, nice, system, irq, softirq, steal), all cores
  * @param total     all ticks of all cores
- * @param processes role (e.g. {@code main-service}, {@link #DRIVER}, {@link #HARNESS}) to the CPU ticks it has used so
+ * @param processes role (e.g. {@code main-service}, {@code driver}, {@code harness}) to the CPU ticks it has used so
  *                  far (utime + stime); a role whose process is gone or unreadable is absent, never 0
  */
 public record MachineCpu(long busy, long total, Map<String, Long> processes) {
-
-    /** Role of the harness JVM itself (scraping, waiting). */
-    public static final String HARNESS = "harness";
-    /** Role of the load driver (hey, ab): the harness's reaped children. */
-    public static final String DRIVER = "driver";
 
     /** Clock ticks per second of /proc's counters (USER_HZ): 100 on Linux. */
     static final double HZ = 100;
@@ -57,8 +54,8 @@ public record MachineCpu(long busy, long total, Map<String, Long> processes) {
             });
             ProcStat self = ProcStat.read(ProcessHandle.current().pid());
             if (self != null) {
-                processes.put(HARNESS, self.ownTicks());
-                processes.put(DRIVER, self.reapedChildrenTicks());
+                processes.put(Repetition.HARNESS, self.ownTicks());
+                processes.put(Repetition.DRIVER, self.reapedChildrenTicks());
             }
             return new MachineCpu(total - idle, total, processes);
         } catch (IOException | RuntimeException e) {

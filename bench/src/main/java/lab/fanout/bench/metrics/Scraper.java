@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 
+import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.system.Http;
 
 /**

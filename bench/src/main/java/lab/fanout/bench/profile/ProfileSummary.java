@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import lab.fanout.bench.metrics.ServerFigures;
+import lab.fanout.bench.model.ServerFigures;
 
 /** The text of {@code summary.txt}: per profiled window, what was sampled, what it cost per request, and top frames. */
 public final class ProfileSummary {

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
+import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.run.CellResult;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;

@@ -14,11 +14,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import lab.fanout.bench.metrics.MachineCpu;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.run.CellResult;
-import lab.fanout.bench.run.Repetition;
-import lab.fanout.bench.system.LocalSystem;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -79,18 +78,18 @@ public final class ResultsCsv {
         col("heap_after_cell_mb", r -> r.cell.heapAfterBytes() == null ? null : r.cell.heapAfterBytes() / 1e6);
         col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());
         col("others_cpu_pct", r -> r.rep.othersCpuPercent());
-        col("driver_cpu_s", r -> r.rep.cpuSeconds().get(MachineCpu.DRIVER));
+        col("driver_cpu_s", r -> r.rep.cpuSeconds().get(Repetition.DRIVER));
         // added with the CPU bound; earlier files end at driver_cpu_s, command (nothing in the lab reads them back)
         col("littles_bound_req_per_s", r -> r.cell.littlesLaw().requestsPerSecond());
         col("littles_bound_limit", r -> r.cell.littlesLaw().limit());
         col("cpu_bound_req_per_s", r -> r.cell.bound().cpuCeiling());
         col("cpu_demand_ms_per_req", r -> r.cell.cpuSecondsPerRequest() == null ? null : 1000 * r.cell.cpuSecondsPerRequest());
-        col("cpu_ms_per_req_main", r -> r.rep.cpuMsPerAnswer(LocalSystem.MAIN));
+        col("cpu_ms_per_req_main", r -> r.rep.cpuMsPerAnswer(ServiceDefaults.MAIN));
         col("cpu_ms_per_call_orders", r -> r.rep.cpuMsPerAnswer("orders-service"));
         col("cpu_ms_per_call_products", r -> r.rep.cpuMsPerAnswer("products-service"));
         col("cpu_ms_per_call_accounts", r -> r.rep.cpuMsPerAnswer("accounts-service"));
-        col("cpu_ms_per_req_driver", r -> r.rep.cpuMsPerAnswer(MachineCpu.DRIVER));
-        col("harness_cpu_s", r -> r.rep.cpuSeconds().get(MachineCpu.HARNESS));
+        col("cpu_ms_per_req_driver", r -> r.rep.cpuMsPerAnswer(Repetition.DRIVER));
+        col("harness_cpu_s", r -> r.rep.cpuSeconds().get(Repetition.HARNESS));
         // added with the open model (vegeta): open rows count latency from each request's due time (p50_ms ..
         // max_ms), closed rows from the send; the achieved rate is ok ÷ window (= throughput_req_per_s)
         col("latency_from", r -> r.rep.run().offeredPerSecond() != null ? "due time" : "send");

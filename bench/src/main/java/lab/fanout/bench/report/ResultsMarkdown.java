@@ -3,14 +3,17 @@ package lab.fanout.bench.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import lab.fanout.bench.matrix.Cell;
-import lab.fanout.bench.metrics.MachineCpu;
-import lab.fanout.bench.run.CellResult;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Repetition;
 
 /**
  * {@code results.md}: per block a knobs header and, per profile, a table in the seed's shape (Concurrency, Executor,
@@ -58,6 +61,26 @@ public final class ResultsMarkdown {
                 .collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()));
         blocks.forEach((block, cells) -> block(md, block, cells, charts.getOrDefault(block, List.of())));
         return md.toString();
+    }
+
+    /**
+     * @return one {@code main_service_jvm:} line per distinct JVM main-service ran with in {@code results} (as it
+     *         reported itself at /actuator/info), naming the blocks that used it
+     */
+    public static List<String> mainServiceJvms(List<CellResult> results) {
+        Map<String, List<String>> lines = new LinkedHashMap<>();
+        for (CellResult r : results) {
+            Deployment d = r.deployment();
+            String line = String.format(Locale.ROOT, "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
+                    d.jvm().optionsText(), d.parallelism(), d.jvm().carriers(), d.jvm().collectorAndHeap(), d.cores());
+            List<String> in = lines.computeIfAbsent(line, k -> new ArrayList<>());
+            if (!in.contains(r.cell().block())) {
+                in.add(r.cell().block());
+            }
+        }
+        List<String> out = new ArrayList<>();
+        lines.forEach((line, in) -> out.add("main_service_jvm: " + line + " (blocks: " + String.join(", ", in) + ")"));
+        return out;
     }
 
     private static void block(StringBuilder md, String name, List<CellResult> cells, List<String> charts) {
@@ -126,7 +149,7 @@ public final class ResultsMarkdown {
     private static String cpuMs(CellResult r) {
         return Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + r.downstreamCpuMsPerCall().stream()
                 .map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
-                + " · " + Fmt.num(r.cpuMsPerAnswer(MachineCpu.DRIVER), 2);
+                + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2);
     }
 
     static final String LEGEND = """

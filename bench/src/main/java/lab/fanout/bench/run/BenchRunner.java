@@ -8,17 +8,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
-import lab.fanout.bench.driver.DriverRun;
-import lab.fanout.bench.driver.Load;
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.driver.VegetaDriver;
-import lab.fanout.bench.matrix.Cell;
 import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.Scraper;
-import lab.fanout.bench.metrics.ServerFigures;
 import lab.fanout.bench.model.Bound;
-import lab.fanout.bench.system.JvmOptions;
-import lab.fanout.bench.system.ServiceDefaults;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.JvmOptions;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.ServiceDefaults;
 
 /**
  * Runs cells one after another: prepare the target, warm up (never measured), then the repetitions, each with

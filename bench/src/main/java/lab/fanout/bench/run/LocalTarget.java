@@ -6,10 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.system.AotCache;
-import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
@@ -54,7 +55,7 @@ public final class LocalTarget implements Target {
             system.apply(spec);
         }
         Integer latency = ServiceInfo.fetch(system.managementUrl("orders-service")).latencyMs();
-        return Deployment.of(ServiceInfo.fetch(system.mainManagementUrl()), latency == null ? cell.latencyMs() : latency);
+        return ServiceInfo.fetch(system.mainManagementUrl()).deployment(latency == null ? cell.latencyMs() : latency);
     }
 
     @Override

@@ -2,7 +2,8 @@ package lab.fanout.bench.run;
 
 import java.net.URI;
 
-import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.ServiceInfo;
 
@@ -36,7 +37,7 @@ public final class RemoteTarget implements Target {
 
     @Override
     public Deployment prepare(Cell cell) {
-        return Deployment.of(info(), cell.latencyMs());
+        return info().deployment(cell.latencyMs());
     }
 
     @Override

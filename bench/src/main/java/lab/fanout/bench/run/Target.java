@@ -2,7 +2,8 @@ package lab.fanout.bench.run;
 
 import java.net.URI;
 
-import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.Deployment;
 
 /** What the load goes to: the local system the harness runs, or an existing deployment. */
 public interface Target extends AutoCloseable {

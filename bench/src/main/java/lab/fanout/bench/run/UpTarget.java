@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-import lab.fanout.bench.matrix.Cell;
-import lab.fanout.bench.system.ServiceDefaults;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**

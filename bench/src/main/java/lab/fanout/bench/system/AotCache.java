@@ -9,14 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+
+import lab.fanout.bench.model.ServiceDefaults;
 
 /**
  * JDK 25's ahead-of-time cache (JEP 483 class loading and linking, JEP 514 one-step creation, JEP 515 method
@@ -73,7 +75,7 @@ public final class AotCache {
 
     /** @return whether every service has a cache for its jar as it is now */
     public static boolean trained(Path repoRoot) {
-        return LocalSystem.SERVICES.stream().allMatch(s -> Files.isRegularFile(cacheFile(dir(repoRoot, s), s)));
+        return ServiceDefaults.SERVICES.stream().allMatch(s -> Files.isRegularFile(cacheFile(dir(repoRoot, s), s)));
     }
 
     /**

@@ -3,16 +3,17 @@ package lab.fanout.bench.system;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 
@@ -54,7 +55,7 @@ final class AotTraining {
             progress.printf(Locale.ROOT, "  training load: %d requests; stopping the services, which write their caches ...%n", requests);
         }
         List<String> missing = new ArrayList<>();
-        for (String service : LocalSystem.SERVICES) {
+        for (String service : ServiceDefaults.SERVICES) {
             if (!Files.isRegularFile(AotCache.cacheFile(AotCache.dir(spec.repoRoot(), service), service))) {
                 missing.add(service);
             }

@@ -13,6 +13,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import lab.fanout.bench.model.JvmOptions;
+import lab.fanout.bench.model.ServiceDefaults;
+
+import static lab.fanout.bench.model.ServiceDefaults.MAIN;
+import static lab.fanout.bench.model.ServiceDefaults.SERVICES;
+
 /**
  * The four services as local JVMs: accounts-, orders-, products- and main-service, each started from its jar
  * ({@code <module>/target/<module>.jar}) with {@code java --enable-preview} of the JDK running this code, its own log
@@ -25,11 +31,6 @@ import java.util.Objects;
  */
 public final class LocalSystem implements AutoCloseable {
 
-    public static final String MAIN = ServiceDefaults.MAIN;
-    /** The downstreams main-service calls, in the order reports show them. */
-    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
-    /** Start order and stop order reversed: main-service goes first on stop, so its in-flight calls can finish. */
-    public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
     /** Suffix that names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
     private static final String MANAGEMENT = " management";
 

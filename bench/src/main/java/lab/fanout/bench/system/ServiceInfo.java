@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import lab.fanout.bench.model.Deployment;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -75,6 +76,21 @@ public record ServiceInfo(Knobs knobs) {
 
     public static ServiceInfo parse(String body) {
         return new ServiceInfo(JSON.readValue(body, Info.class).knobs());
+    }
+
+    /**
+     * @param latencyMs the cell's downstream latency, ms
+     * @return the knobs main-service reported, as the bound reads them
+     * @throws IllegalStateException when main-service reports no knobs (not this project's main-service?)
+     */
+    public Deployment deployment(int latencyMs) {
+        if (!present() || poolMaxTotal() == null) {
+            throw new IllegalStateException("main-service reports no knobs at /actuator/info (knobs.runtime, knobs.fanout)");
+        }
+        Deployment.Jvm jvm = new Deployment.Jvm(carrierParallelism(), carrierMaxPoolSize(), carrierMinRunnable(),
+                garbageCollectors(), maxHeapBytes(), jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList());
+        return new Deployment(profile(), virtualRequestThreads(), tomcatThreads(), poolMaxTotal(), poolMaxPerRoute(),
+                commonPoolParallelism(), availableProcessors(), latencyMs, jvm);
     }
 
     public boolean present() {

@@ -5,6 +5,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,5 @@
 package lab.fanout.bench.faults;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 
@@ -9,6 +7,8 @@ import lab.fanout.bench.faults.FaultsPreset.Observation;
 import lab.fanout.bench.faults.FaultsPreset.Scenario;
 import lab.fanout.bench.model.Strategy;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The failure-mode table: every row has as many cells as the header names, and a missing gauge reads n/a. */
 class FaultsTableTest {

@@ -3,8 +3,9 @@ package lab.fanout.bench.matrix;
 import java.nio.file.Path;
 import java.util.List;
 
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.JvmOptions;
 import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.system.JvmOptions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,6 +3,7 @@ package lab.fanout.bench.matrix;
 import java.util.List;
 
 import lab.fanout.bench.model.Bound;
+import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.run.BenchRunner;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package lab.fanout.bench.matrix;
 import java.util.List;
 import java.util.Map;
 
+import lab.fanout.bench.model.Cell;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

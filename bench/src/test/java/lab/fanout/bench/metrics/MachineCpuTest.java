@@ -2,6 +2,7 @@ package lab.fanout.bench.metrics;
 
 import java.util.Map;
 
+import lab.fanout.bench.model.Repetition;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,9 +13,9 @@ class MachineCpuTest {
 
     @Test
     void othersAreTheBusyShareNotUsedByUs() {
-        MachineCpu start = new MachineCpu(1_000, 10_000, Map.of("main-service", 100L, MachineCpu.DRIVER, 0L));
+        MachineCpu start = new MachineCpu(1_000, 10_000, Map.of("main-service", 100L, Repetition.DRIVER, 0L));
         // 200 jiffies on 2 cores = 1 s of wall time; 150 busy, of which 60 main-service's and 30 the driver's
-        MachineCpu end = new MachineCpu(1_150, 10_200, Map.of("main-service", 160L, MachineCpu.DRIVER, 30L));
+        MachineCpu end = new MachineCpu(1_150, 10_200, Map.of("main-service", 160L, Repetition.DRIVER, 30L));
         assertThat(MachineCpu.busyPercent(start, end)).isCloseTo(75, within(1e-9));
         assertThat(MachineCpu.othersPercent(start, end)).isCloseTo(30, within(1e-9));
         assertThat(MachineCpu.othersPercent(start, null)).isNull();
@@ -34,7 +35,7 @@ class MachineCpuTest {
         MachineCpu now = MachineCpu.now(Map.of("me", ProcessHandle.current().pid(), "gone", Long.MAX_VALUE));
         if (now != null) {   // Linux only
             assertThat(now.total()).isGreaterThan(now.busy());
-            assertThat(now.processes()).containsKeys("me", MachineCpu.HARNESS, MachineCpu.DRIVER).doesNotContainKey("gone");
+            assertThat(now.processes()).containsKeys("me", Repetition.HARNESS, Repetition.DRIVER).doesNotContainKey("gone");
             assertThat(now.processes().get("me")).isPositive();
         }
     }

@@ -3,7 +3,7 @@ package lab.fanout.bench.profile;
 import java.util.List;
 import java.util.Map;
 
-import lab.fanout.bench.metrics.ServerFigures;
+import lab.fanout.bench.model.ServerFigures;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -7,22 +7,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import lab.fanout.bench.driver.DriverRun;
-import lab.fanout.bench.driver.Load;
-import lab.fanout.bench.matrix.Cell;
-import lab.fanout.bench.metrics.MachineCpu;
-import lab.fanout.bench.metrics.ServerFigures;
 import lab.fanout.bench.model.Bound;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.run.CellResult;
-import lab.fanout.bench.run.Deployment;
-import lab.fanout.bench.run.Repetition;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
-import org.knowm.xchart.style.AxesChartStyler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.style.AxesChartStyler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,7 +65,7 @@ class ReportTest {
         assertThat(bars.getSeriesMap().values().iterator().next().getXData()).map(Object::toString)
                 .containsExactly("virtualThreadPerTask / virtual pool=100 commonPool parallelism=1",
                         "virtualThreadPerTask / virtual pool=10 commonPool parallelism=8");
-        assertThat(Environment.mainServiceJvms(tuned)).hasSize(2).first().asString()
+        assertThat(ResultsMarkdown.mainServiceJvms(tuned)).hasSize(2).first().asString()
                 .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1; commonPoolParallelism: 1;"
                         + " carriers: parallelism 2, maxPoolSize 256, minRunnable 1; gc: G1 Young Generation");
     }
@@ -97,7 +96,7 @@ class ReportTest {
         // 480 req/s (960 answers in 2 s); per repetition main 1.0 s, downstreams 0.2 / 0.25 / 0.3 s, driver 0.35 s:
         // D = (1.0 + 0.2 + 0.25 + 0.3 + 0.35) s ÷ 1,000 answers = 2.1 ms, so 2 cores allow 952 req/s: tighter than 3,333
         Map<String, Double> cpu = Map.of("main-service", 1.0, "orders-service", 0.2, "products-service", 0.25,
-                "accounts-service", 0.3, MachineCpu.DRIVER, 0.35, MachineCpu.HARNESS, 0.1);
+                "accounts-service", 0.3, Repetition.DRIVER, 0.35, Repetition.HARNESS, 0.1);
         CellResult r = result(1, 2000, 480, 3333);
         r = new CellResult(1, r.cell(), r.deployment(), new Bound(3333, "pool"), r.repetitions().stream()
                 .map(p -> new Repetition(p.index(), p.load(), p.run(), p.server(), 99.0, 1.0, cpu)).toList(),

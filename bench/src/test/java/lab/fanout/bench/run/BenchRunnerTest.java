@@ -3,8 +3,8 @@ package lab.fanout.bench.run;
 import java.time.Duration;
 import java.util.TreeMap;
 
-import lab.fanout.bench.driver.DriverRun;
-import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Strategy;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package lab.fanout.bench.run;
 import java.util.List;
 import java.util.Map;
 
-import lab.fanout.bench.matrix.Cell;
+import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.system.ServiceInfo;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package lab.fanout.bench.system;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache.Mode;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
@@ -15,13 +16,13 @@ class AotCacheTest {
 
     @Test
     void aRebuiltJarMakesItsCacheStale(@TempDir Path repo) throws Exception {
-        for (String s : LocalSystem.SERVICES) {
+        for (String s : ServiceDefaults.SERVICES) {
             Path jar = repo.resolve(s + "/target/" + s + ".jar");
             Files.createDirectories(jar.getParent());
             Files.writeString(jar, "jar of " + s);
         }
         assertThat(AotCache.trained(repo)).isFalse();
-        for (String s : LocalSystem.SERVICES) {
+        for (String s : ServiceDefaults.SERVICES) {
             Path dir = Files.createDirectories(AotCache.dir(repo, s));
             Files.writeString(AotCache.cacheFile(dir, s), "cache");
         }

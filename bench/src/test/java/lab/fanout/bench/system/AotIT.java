@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache.Mode;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class AotIT {
 
     @Test
     void firstStartTrainsTheCachesAndTheServicesOpenThem(@TempDir Path repo) throws Exception {
-        for (String s : LocalSystem.SERVICES) {
+        for (String s : ServiceDefaults.SERVICES) {
             Path jar = repo.resolve(s + "/target/" + s + ".jar");
             Files.createDirectories(jar.getParent());
             Files.copy(LocalSystem.jar(REPO, s), jar);
@@ -42,7 +43,7 @@ class AotIT {
         assertThat(out).contains("training one").contains("AOT caches written").contains("(AOT cache: use)")
                 .doesNotContain("started without its AOT cache");
         assertThat(AotCache.trained(repo)).isTrue();
-        for (String s : LocalSystem.SERVICES) {
+        for (String s : ServiceDefaults.SERVICES) {
             assertThat(AotCache.cacheFile(AotCache.dir(repo, s), s)).isNotEmptyFile();
             assertThat(Files.readString(repo.resolve("logs/" + s + ".aot.log"))).contains("Opened AOT cache");
             assertThat(AotCache.loadProblem(repo.resolve("logs/" + s + ".aot.log"))).isEmpty();

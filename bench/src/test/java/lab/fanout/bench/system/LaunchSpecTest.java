@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,7 +95,7 @@ class LaunchSpecTest {
 
     @Test
     void freePortsAreDistinct() {
-        assertThat(Ports.free(LocalSystem.SERVICES).values()).doesNotHaveDuplicates().hasSize(4);
+        assertThat(Ports.free(ServiceDefaults.SERVICES).values()).doesNotHaveDuplicates().hasSize(4);
     }
 
     private static boolean onPath(String tool) {

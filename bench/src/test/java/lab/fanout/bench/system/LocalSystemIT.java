@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +40,7 @@ class LocalSystemIT {
             ServiceInfo info = ServiceInfo.fetch(system.mainManagementUrl());
             assertThat(info.profile()).isEqualTo("platform");
             // the options on main-service's command line, and their effect as the JVM itself reports it
-            assertThat(ProcessHandle.of(system.pids().get(LocalSystem.MAIN)).flatMap(h -> h.info().commandLine()))
+            assertThat(ProcessHandle.of(system.pids().get(ServiceDefaults.MAIN)).flatMap(h -> h.info().commandLine()))
                     .hasValueSatisfying(c -> assertThat(c).contains(commonPool, carriers));
             assertThat(info.commonPoolParallelism()).isEqualTo(3);
             assertThat(info.carrierParallelism()).isEqualTo(1);

@@ -1,17 +1,10 @@
-package lab.fanout.bench.run;
+package lab.fanout.bench.model;
 
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import lab.fanout.bench.driver.DriverRun;
-import lab.fanout.bench.driver.Load;
-import lab.fanout.bench.matrix.Cell;
-import lab.fanout.bench.metrics.MachineCpu;
-import lab.fanout.bench.metrics.ServerFigures;
-import lab.fanout.bench.model.Bound;
-import lab.fanout.bench.model.Strategy;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +16,7 @@ class CellResultTest {
     /** Per repetition of 1,000 answers (950 of them 2xx) in 1.05 s, the CPU seconds of each process. */
     static Map<String, Double> cpu(double main, double orders, double products, double accounts, double driver) {
         return Map.of("main-service", main, "orders-service", orders, "products-service", products,
-                "accounts-service", accounts, MachineCpu.DRIVER, driver, MachineCpu.HARNESS, 0.05);
+                "accounts-service", accounts, Repetition.DRIVER, driver, Repetition.HARNESS, 0.05);
     }
 
     static CellResult cell(Bound littlesLaw, int cores, List<Map<String, Double>> cpuPerRep) {
@@ -45,7 +38,7 @@ class CellResultTest {
                 List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.40), cpu(1.2, 0.27, 0.23, 0.25, 0.44)));
         assertThat(r.cpuMsPerAnswer("main-service")).isCloseTo(1.1, within(1e-9));        // 2.2 s ÷ 2,000 answers
         assertThat(r.cpuMsPerAnswer("orders-service")).isCloseTo(0.26, within(1e-9));     // per call
-        assertThat(r.cpuMsPerAnswer(MachineCpu.DRIVER)).isCloseTo(0.42, within(1e-9));
+        assertThat(r.cpuMsPerAnswer(Repetition.DRIVER)).isCloseTo(0.42, within(1e-9));
         // /proc wins over the service's own counter (7 s per repetition, which would read 7 ms)
         assertThat(r.mainCpuMsPerAnswer()).isCloseTo(1.1, within(1e-9));
         // D: main + orders + products + accounts + driver, not the harness
@@ -70,14 +63,14 @@ class CellResultTest {
     void servicesTheHarnessCannotSeeLeaveDAndTheCpuBoundUnknown() {
         // a remote target: only the harness and the driver are measured
         CellResult r = cell(new Bound(500, "clients"), 2,
-                List.of(Map.of(MachineCpu.DRIVER, 0.4, MachineCpu.HARNESS, 0.05)));
+                List.of(Map.of(Repetition.DRIVER, 0.4, Repetition.HARNESS, 0.05)));
         assertThat(r.cpuMsPerAnswer("orders-service")).isNull();
         assertThat(r.cpuSecondsPerRequest()).isNull();
         assertThat(r.bound()).isEqualTo(r.littlesLaw());
         assertThat(r.mainCpuMsPerAnswer()).isCloseTo(7.0, within(1e-9));   // its own process_cpu_time_ns_total
         // one repetition without a figure makes the whole cell's figure unknown, not a smaller one
         CellResult partly = cell(new Bound(500, "clients"), 2,
-                List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42), Map.of(MachineCpu.DRIVER, 0.4)));
+                List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42), Map.of(Repetition.DRIVER, 0.4)));
         assertThat(partly.cpuMsPerAnswer("main-service")).isNull();
     }
 }

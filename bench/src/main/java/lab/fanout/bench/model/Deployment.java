@@ -1,10 +1,7 @@
-package lab.fanout.bench.run;
+package lab.fanout.bench.model;
 
 import java.util.List;
 import java.util.Locale;
-
-import lab.fanout.bench.system.JvmOptions;
-import lab.fanout.bench.system.ServiceInfo;
 
 /**
  * The knobs main-service reported for a cell (its {@code /actuator/info}), which the bound uses: the truth, whatever
@@ -45,12 +42,6 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
             options = List.copyOf(options);
         }
 
-        static Jvm of(ServiceInfo info) {
-            return new Jvm(info.carrierParallelism(), info.carrierMaxPoolSize(), info.carrierMinRunnable(),
-                    info.garbageCollectors(), info.maxHeapBytes(),
-                    info.jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList());
-        }
-
         /** @return e.g. {@code parallelism 2, maxPoolSize 256, minRunnable 1}, or n/a */
         public String carriers() {
             return carrierParallelism == null ? "n/a" : "parallelism " + carrierParallelism + ", maxPoolSize "
@@ -78,14 +69,5 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
     public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs) {
         this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, Jvm.UNKNOWN);
-    }
-
-    /** @throws IllegalStateException when main-service reports no knobs (not this project's main-service?) */
-    static Deployment of(ServiceInfo info, int latencyMs) {
-        if (!info.present() || info.poolMaxTotal() == null) {
-            throw new IllegalStateException("main-service reports no knobs at /actuator/info (knobs.runtime, knobs.fanout)");
-        }
-        return new Deployment(info.profile(), info.virtualRequestThreads(), info.tomcatThreads(), info.poolMaxTotal(),
-                info.poolMaxPerRoute(), info.commonPoolParallelism(), info.availableProcessors(), latencyMs, Jvm.of(info));
     }
 }

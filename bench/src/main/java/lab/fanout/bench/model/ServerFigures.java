@@ -1,4 +1,4 @@
-package lab.fanout.bench.metrics;
+package lab.fanout.bench.model;
 
 /**
  * main-service's own figures during one measured run, scraped from {@code /actuator/prometheus}. Null = the metric

@@ -1,4 +1,4 @@
-package lab.fanout.bench.system;
+package lab.fanout.bench.model;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,12 +40,12 @@ class ServiceDefaultsTest {
         String source = Files.readString(REPO.resolve("main-service/src/main/java/lab/fanout/main/config/FanoutProperties.java"));
         assertThat(find(source, "@DefaultValue\\(\"(\\d+)\"\\) int maxTotal")).isEqualTo(String.valueOf(ServiceDefaults.POOL_TOTAL));
         assertThat(find(source, "@DefaultValue\\(\"(\\d+)s\"\\) Duration deadline")).isEqualTo(String.valueOf(ServiceDefaults.DEADLINE_SECONDS));
-        assertThat(find(source, "static final int COUNT = (\\d+);")).isEqualTo(String.valueOf(ServiceDefaults.DOWNSTREAMS));
+        assertThat(find(source, "static final int COUNT = (\\d+);")).isEqualTo(String.valueOf(ServiceDefaults.DOWNSTREAM_COUNT));
         assertThat(source).contains("maxPerRoute = Math.ceilDiv(maxTotal, Downstreams.COUNT);");
-        assertThat(ServiceDefaults.POOL_PER_ROUTE).isEqualTo(Math.ceilDiv(ServiceDefaults.POOL_TOTAL, ServiceDefaults.DOWNSTREAMS));
-        assertThat(LocalSystem.DOWNSTREAMS).hasSize(ServiceDefaults.DOWNSTREAMS);
-        assertThat(LocalSystem.SERVICES).containsExactlyInAnyOrderElementsOf(ServiceDefaults.PORTS.keySet())
-                .containsAll(LocalSystem.DOWNSTREAMS);
+        assertThat(ServiceDefaults.POOL_PER_ROUTE).isEqualTo(Math.ceilDiv(ServiceDefaults.POOL_TOTAL, ServiceDefaults.DOWNSTREAM_COUNT));
+        assertThat(ServiceDefaults.DOWNSTREAMS).hasSize(ServiceDefaults.DOWNSTREAM_COUNT);
+        assertThat(ServiceDefaults.SERVICES).containsExactlyInAnyOrderElementsOf(ServiceDefaults.PORTS.keySet())
+                .containsAll(ServiceDefaults.DOWNSTREAMS);
     }
 
     @Test

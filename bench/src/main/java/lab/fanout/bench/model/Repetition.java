@@ -1,10 +1,6 @@
-package lab.fanout.bench.run;
+package lab.fanout.bench.model;
 
 import java.util.Map;
-
-import lab.fanout.bench.driver.DriverRun;
-import lab.fanout.bench.driver.Load;
-import lab.fanout.bench.metrics.ServerFigures;
 
 /**
  * One measured run of a cell.
@@ -22,6 +18,11 @@ import lab.fanout.bench.metrics.ServerFigures;
  */
 public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
                          Double othersCpuPercent, Map<String, Double> cpuSeconds) {
+
+    /** Role of the harness JVM itself (scraping, waiting) in {@link #cpuSeconds}. */
+    public static final String HARNESS = "harness";
+    /** Role of the load driver (hey, ab, vegeta): the harness's reaped children. */
+    public static final String DRIVER = "driver";
 
     public Repetition {
         cpuSeconds = Map.copyOf(cpuSeconds);

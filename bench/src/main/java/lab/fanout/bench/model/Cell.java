@@ -1,10 +1,7 @@
-package lab.fanout.bench.matrix;
+package lab.fanout.bench.model;
 
 import java.util.List;
 import java.util.Locale;
-
-import lab.fanout.bench.model.Strategy;
-import lab.fanout.bench.system.JvmOptions;
 
 /**
  * One point of the matrix: measured after a warm-up, {@code repetitions} times.

@@ -1,4 +1,4 @@
-package lab.fanout.bench.system;
+package lab.fanout.bench.model;
 
 import java.util.List;
 

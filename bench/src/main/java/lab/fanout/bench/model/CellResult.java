@@ -1,4 +1,4 @@
-package lab.fanout.bench.run;
+package lab.fanout.bench.model;
 
 import java.util.List;
 import java.util.SortedMap;
@@ -6,11 +6,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import lab.fanout.bench.matrix.Cell;
-import lab.fanout.bench.metrics.MachineCpu;
-import lab.fanout.bench.model.Bound;
-import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.system.LocalSystem;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -31,7 +26,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
                          Double heapAfterBytes, String command) {
 
     /** The processes whose CPU makes D: the system (main-service and the downstreams) and the driver; not the harness. */
-    static final List<String> SYSTEM = Stream.of(List.of(LocalSystem.MAIN), LocalSystem.DOWNSTREAMS, List.of(MachineCpu.DRIVER))
+    static final List<String> SYSTEM = Stream.of(List.of(ServiceDefaults.MAIN), ServiceDefaults.DOWNSTREAMS, List.of(Repetition.DRIVER))
             .flatMap(List::stream).toList();
 
     public Double throughputMedian() {
@@ -108,9 +103,9 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
      * @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers, from /proc; see
      *         {@link Repetition#cpuMsPerAnswer}: per call for a downstream), or null when some repetition lacks it
      */
-    /** @return {@link #cpuMsPerAnswer} of each downstream, in LocalSystem.DOWNSTREAMS' order; an entry may be null */
+    /** @return {@link #cpuMsPerAnswer} of each downstream, in ServiceDefaults.DOWNSTREAMS' order; an entry may be null */
     public List<Double> downstreamCpuMsPerCall() {
-        return LocalSystem.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
+        return ServiceDefaults.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
     }
 
     public Double cpuMsPerAnswer(String role) {
@@ -122,7 +117,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
      *         target) from its own {@code process_cpu_time_ns_total}; null when neither is known
      */
     public Double mainCpuMsPerAnswer() {
-        Double proc = cpuMsPerAnswer(LocalSystem.MAIN);
+        Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
         return proc != null ? proc : perAnswer(r -> r.server().cpuSeconds());
     }
 

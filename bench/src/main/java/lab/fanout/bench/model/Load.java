@@ -1,4 +1,4 @@
-package lab.fanout.bench.driver;
+package lab.fanout.bench.model;
 
 import java.net.URI;
 

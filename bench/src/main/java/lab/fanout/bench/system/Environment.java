@@ -1,4 +1,4 @@
-package lab.fanout.bench.report;
+package lab.fanout.bench.system;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -6,15 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-
-import lab.fanout.bench.run.CellResult;
-import lab.fanout.bench.run.Deployment;
-import lab.fanout.bench.system.Processes;
 
 /**
  * The machine and software behind a run ({@code environment.txt}), and the short summary results.md puts next to
@@ -66,26 +60,6 @@ public final class Environment {
     public static String summary(Path repo) {
         return String.format(Locale.ROOT, "Machine: %s, %d cores, %s RAM, %s; JDK %s; git %s", cpuModel(), cores(),
                 memory(), os(), jdk(), gitCommit(repo));
-    }
-
-    /**
-     * @return one {@code main_service_jvm:} line per distinct JVM main-service ran with in {@code results} (as it
-     *         reported itself at /actuator/info), naming the blocks that used it
-     */
-    public static List<String> mainServiceJvms(List<CellResult> results) {
-        Map<String, List<String>> lines = new LinkedHashMap<>();
-        for (CellResult r : results) {
-            Deployment d = r.deployment();
-            String line = String.format(Locale.ROOT, "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
-                    d.jvm().optionsText(), d.parallelism(), d.jvm().carriers(), d.jvm().collectorAndHeap(), d.cores());
-            List<String> in = lines.computeIfAbsent(line, k -> new ArrayList<>());
-            if (!in.contains(r.cell().block())) {
-                in.add(r.cell().block());
-            }
-        }
-        List<String> out = new ArrayList<>();
-        lines.forEach((line, in) -> out.add("main_service_jvm: " + line + " (blocks: " + String.join(", ", in) + ")"));
-        return out;
     }
 
     /** As {@link #text(Path, List, List, String)} without main-service's JVM lines. */

@@ -1,4 +1,4 @@
-package lab.fanout.bench.driver;
+package lab.fanout.bench.model;
 
 import java.util.SortedMap;
 
@@ -49,7 +49,7 @@ public record DriverRun(long requested, long answered, long ok, SortedMap<String
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    static Histogram histogram() {
+    public static Histogram histogram() {
         return new Histogram(3);   // auto-resizing, 3 significant digits: 0.1 % of any value
     }
 }

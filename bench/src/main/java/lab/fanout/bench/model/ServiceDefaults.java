@@ -1,5 +1,6 @@
-package lab.fanout.bench.system;
+package lab.fanout.bench.model;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,15 +16,19 @@ public final class ServiceDefaults {
     /** main-service's {@code fanout.pool.max-total}: connections over all downstreams. */
     public static final int POOL_TOTAL = 500;
     /** The downstreams main-service calls for every request (FanoutProperties.Downstreams.COUNT). */
-    public static final int DOWNSTREAMS = 3;
+    public static final int DOWNSTREAM_COUNT = 3;
     /** {@code fanout.pool.max-per-route} when unset: ⌈max-total ÷ 3⌉ = 167 (FanoutProperties.Pool). */
-    public static final int POOL_PER_ROUTE = (POOL_TOTAL + DOWNSTREAMS - 1) / DOWNSTREAMS;
+    public static final int POOL_PER_ROUTE = (POOL_TOTAL + DOWNSTREAM_COUNT - 1) / DOWNSTREAM_COUNT;
     /** The downstreams' {@code downstream.latency}, ms (DownstreamProperties). */
     public static final int LATENCY_MS = 200;
     /** main-service's {@code fanout.deadline}, s: past it a request ends as a 504. */
     public static final int DEADLINE_SECONDS = 10;
 
     public static final String MAIN = "main-service";
+    /** The downstreams main-service calls, in the order reports show them. */
+    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
+    /** Start order; stop order reversed: main-service stops first, so its in-flight calls can finish. */
+    public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
     /** Each service's {@code server.port} (their application.yml): the seed demo's ports, which its ab lines use. */
     public static final Map<String, Integer> PORTS = Map.of(
             "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);
