@@ -9,25 +9,21 @@ import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * A finished cell: its repetitions and the figures the report shows. Throughput is the median (and range) over the
- * repetitions; latency percentiles come from all repetitions' requests together (one histogram), which makes p99
- * steadier than a median of three p99s.
+ * A finished cell and the figures the report shows: throughput is the median (and range) of the repetitions; latency
+ * percentiles come from all repetitions' requests in one histogram, steadier than a median of p99s. Peaks are the
+ * largest of the repetitions; an absent figure is null, never 0.
  *
  * @param index          1-based position in the run
- * @param cell           the matrix point
- * @param deployment     the knobs main-service reported
- * @param littlesLaw     the Little's-law bound for the reported knobs (known before the cell ran; {@link #bound()} adds
- *                       the CPU's, measured in the cell)
- * @param repetitions    the measured runs
- * @param heapAfterBytes main-service heap in use after the last repetition, or null
- * @param command        the driver command of the first repetition, for reproducing it
+ * @param littlesLaw     the Little's-law bound of the reported knobs; {@link #bound()} adds the CPU's
+ * @param heapAfterBytes main-service's heap in use after the last repetition, bytes, or null
+ * @param command        the driver command of the first repetition, to reproduce it
  */
 public record CellResult(int index, Cell cell, Deployment deployment, Bound littlesLaw, List<Repetition> repetitions,
                          Double heapAfterBytes, String command) {
 
-    /** The processes whose CPU makes D: the system (main-service and the downstreams) and the driver; not the harness. */
-    static final List<String> SYSTEM = Stream.of(List.of(ServiceDefaults.MAIN), ServiceDefaults.DOWNSTREAMS, List.of(Repetition.DRIVER))
-            .flatMap(List::stream).toList();
+    /** The processes whose CPU makes D of the CPU bound: main-service, the downstreams and the driver. */
+    static final List<String> SYSTEM = Stream.concat(Stream.concat(Stream.of(ServiceDefaults.MAIN),
+            ServiceDefaults.DOWNSTREAMS.stream()), Stream.of(Repetition.DRIVER)).toList();
 
     public Double throughputMedian() {
         return Stats.median(each(r -> r.run().throughput()));
@@ -41,10 +37,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.max(each(r -> r.run().throughput()));
     }
 
-    /**
-     * @return the tighter of Little's law and the CPU bound (cores ÷ {@link #cpuSecondsPerRequest()}), the CPU's left out
-     *         when D is unknown; cores = main-service's {@code Runtime.availableProcessors()}
-     */
+    /** @return the tighter of Little's law and the CPU bound, cores ÷ {@link #cpuSecondsPerRequest()} (if known) */
     public Bound bound() {
         return littlesLaw.withCpu(cpuSecondsPerRequest(), deployment.cores());
     }
@@ -59,12 +52,12 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     }
 
     public Histogram latencies() {
-        Histogram all = new Histogram(3);
+        Histogram all = DriverRun.histogram();
         repetitions.forEach(r -> all.add(r.run().latencyMicros()));
         return all;
     }
 
-    /** @return the percentile (0..100, 100 = max) over every answered request of every repetition, ms; NaN if none */
+    /** @return the percentile (0..100, 100 = max) of every answered request of every repetition, ms; NaN if none */
     public double latencyMs(double percentile) {
         return Stats.percentileMs(latencies(), percentile);
     }
@@ -80,7 +73,8 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     }
 
     public long requests() {
-        return repetitions.stream().mapToLong(r -> r.run().answered() + r.run().errors().getOrDefault("transport", 0L)).sum();
+        return repetitions.stream().mapToLong(r -> r.run().answered() + r.run().errors().getOrDefault("transport", 0L))
+                .sum();
     }
 
     public Double peakPlatformThreads() {
@@ -99,43 +93,29 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.max(each(r -> r.server().peakPoolPending()));
     }
 
-    /**
-     * @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers, from /proc; see
-     *         {@link Repetition#cpuMsPerAnswer}: per call for a downstream), or null when some repetition lacks it
-     */
-    /** @return {@link #cpuMsPerAnswer} of each downstream, in ServiceDefaults.DOWNSTREAMS' order; an entry may be null */
+    /** @return {@link #cpuMsPerAnswer} of each downstream in {@link ServiceDefaults#DOWNSTREAMS}' order (nulls kept) */
     public List<Double> downstreamCpuMsPerCall() {
         return ServiceDefaults.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
     }
 
+    /** @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers), or null */
     public Double cpuMsPerAnswer(String role) {
         return perAnswer(r -> r.cpuSeconds().get(role));
     }
 
-    /**
-     * @return main-service's CPU ms per answered request: from /proc where the harness knows its pid, else (a remote
-     *         target) from its own {@code process_cpu_time_ns_total}; null when neither is known
-     */
+    /** @return main-service's CPU ms per answer: from /proc, else (a remote target) its own process_cpu_time */
     public Double mainCpuMsPerAnswer() {
         Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
         return proc != null ? proc : perAnswer(r -> r.server().cpuSeconds());
     }
 
     /**
-     * @return D of the CPU bound: CPU seconds per answered request of main-service, the three downstreams and the
-     *         driver together (one call per request to each downstream), s; null when any of them is unknown (a remote
-     *         target). The harness's own CPU (scraping, waiting) is not per request and stays out, as does others'.
+     * @return D, the CPU seconds per answered request of {@link #SYSTEM} together, s; null when any is unknown (a
+     *         remote target). The harness's own CPU is not per request and stays out.
      */
     public Double cpuSecondsPerRequest() {
-        double ms = 0;
-        for (String role : SYSTEM) {
-            Double v = cpuMsPerAnswer(role);
-            if (v == null) {
-                return null;
-            }
-            ms += v;
-        }
-        return ms / 1000;
+        Double ms = Stats.sumOrNull(SYSTEM.stream().map(this::cpuMsPerAnswer).toList());
+        return ms == null ? null : ms / 1000;
     }
 
     private Double perAnswer(Function<Repetition, Double> cpuSeconds) {
@@ -153,9 +133,8 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     }
 
     /**
-     * @return for an open-model cell: whether the answered rate reached 95 % of the offered one. vegeta sends on
-     *         schedule whatever the server does, so a shortfall is the server's: answers later than the run (a queue)
-     *         or none (transport errors)
+     * @return whether an open-model cell's answered rate reached 95 % of the offered one (vegeta sends on schedule
+     *         whatever the server does, so a shortfall is the server's); true for a closed loop
      */
     public boolean rateSustained() {
         Double offered = cell.ratePerSecond();

@@ -4,33 +4,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The knobs main-service reported for a cell (its {@code /actuator/info}), which the bound uses: the truth, whatever
- * the matrix asked for.
+ * The knobs main-service reported for a cell at its {@code /actuator/info}: the truth the bound uses, whatever the
+ * matrix asked for.
  *
- * @param profile       active profile, e.g. virtual
- * @param virtual       request threads are virtual
- * @param tomcatThreads server.tomcat.threads.max
- * @param poolTotal     fanout.pool.max-total
- * @param poolPerRoute  fanout.pool.max-per-route
- * @param parallelism   common ForkJoinPool parallelism of main-service's JVM (not the harness's): the
- *                      {@code completableFuture} strategy's bound, p ÷ (3 × latency)
- * @param cores         available processors of main-service
- * @param latencyMs     downstream latency of the cell, ms
- * @param jvm           main-service's JVM: scheduler, collector, heap and options
+ * @param parallelism the common ForkJoinPool's parallelism in main-service's JVM (the completableFuture bound)
+ * @param cores       main-service's available processors
+ * @param latencyMs   downstream latency of the cell, ms
  */
 public record Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
                          int parallelism, int cores, int latencyMs, Jvm jvm) {
 
     /**
-     * What main-service's JVM runs with, read from the JVM itself ({@code knobs.runtime}), so a {@code -D} or
-     * {@code -XX} shows as its effect.
+     * main-service's JVM as it reports itself, so that a {@code -D} or {@code -XX} shows as its effect; null = unknown.
      *
-     * @param carrierParallelism  the virtual-thread scheduler's carriers (VirtualThreadSchedulerMXBean); null = unknown
-     * @param carrierMaxPoolSize  the most carriers it may add while others block; null = unknown
-     * @param carrierMinRunnable  jdk.virtualThreadScheduler.minRunnable in effect; null = unknown
-     * @param garbageCollectors   the collectors' MXBean names, e.g. G1 Young Generation
-     * @param maxHeapBytes        Runtime.maxMemory(), bytes; null = unknown
-     * @param options             the JVM's input arguments other than --enable-preview (the ones the lab set)
+     * @param carrierParallelism the virtual-thread scheduler's carrier threads
+     * @param carrierMaxPoolSize the most carriers it may add while others are pinned or blocked
+     * @param maxHeapBytes       Runtime.maxMemory(), bytes
+     * @param options            the JVM's input arguments but --enable-preview (the ones the lab set)
      */
     public record Jvm(Integer carrierParallelism, Integer carrierMaxPoolSize, Integer carrierMinRunnable,
                       List<String> garbageCollectors, Long maxHeapBytes, List<String> options) {
@@ -48,24 +38,23 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
                     + carrierMaxPoolSize + ", minRunnable " + carrierMinRunnable;
         }
 
-        /** @return e.g. {@code G1 Young Generation, G1 Concurrent GC, G1 Old Generation; max heap 1,986 MB} */
+        /** @return e.g. {@code G1 Young Generation, G1 Old Generation; max heap 1,986 MB} */
         public String collectorAndHeap() {
             return (garbageCollectors.isEmpty() ? "n/a" : String.join(", ", garbageCollectors)) + "; max heap "
-                    + (maxHeapBytes == null ? "n/a" : String.format(Locale.ROOT, "%,d MB", maxHeapBytes / (1024 * 1024)));
+                    + (maxHeapBytes == null ? "n/a" : String.format(Locale.ROOT, "%,d MB", maxHeapBytes >> 20));
         }
 
-        /** @return the options the lab set, short enough for a chart axis (JvmOptions.label), or {@code JVM defaults} */
+        /** @return the options short enough for a chart axis ({@link JvmOptions#label}), or {@code JVM defaults} */
         public String chartLabel() {
             return options.isEmpty() ? "JVM defaults" : JvmOptions.label(options);
         }
 
-        /** @return the options the lab set, space-separated, or {@code none (JVM defaults)} */
         public String optionsText() {
             return options.isEmpty() ? "none (JVM defaults)" : String.join(" ", options);
         }
     }
 
-    /** Without the JVM's details (tests, older services). */
+    /** Without the JVM's details. */
     public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs) {
         this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, Jvm.UNKNOWN);

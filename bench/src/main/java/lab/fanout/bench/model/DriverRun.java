@@ -7,19 +7,16 @@ import org.HdrHistogram.Histogram;
 /**
  * What one driver run measured.
  *
- * @param requested      requests the driver was told to send, or -1 when it ran for a duration (then requests lost
- *                       to transport errors cannot be counted from hey's CSV)
- * @param answered       requests with an HTTP answer, any status
- * @param ok             answers with a 2xx status
- * @param errors         error kind to count, e.g. {@code HTTP 504} or {@code transport}
- * @param windowSeconds  from the first request's start to the last answer, s
- * @param latencyMicros  response time of every answered request, µs (the driver's own CPU is measured from /proc
- *                       around the run: lab.fanout.bench.metrics.MachineCpu). Closed loop (hey, ab): from the send.
- *                       Open model (vegeta): from the moment the request was due, so a stall of the server or of
- *                       the driver itself shows in full (no coordinated omission)
+ * @param requested         requests the driver was told to send, or -1 when it ran for a duration
+ * @param answered          requests with an HTTP answer, any status
+ * @param ok                answers with a 2xx status
+ * @param errors            error kind to count, e.g. {@code HTTP 504} or {@code transport} (no answer)
+ * @param windowSeconds     the run's measured window, s
+ * @param latencyMicros     response time of every answered request, µs: closed loop (hey, ab) from the send; open
+ *                          model (vegeta) from the moment the request was due, so a stall shows in full (no
+ *                          coordinated omission)
  * @param offeredPerSecond  open model: the offered (arrival) rate, req/s; null for a closed loop
- * @param sendLatencyMicros open model: the same requests from their actual send, µs (vegeta's own latency); null for
- *                          a closed loop, where it is {@code latencyMicros}
+ * @param sendLatencyMicros open model: the same requests from their actual send, µs; null for a closed loop
  */
 public record DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
                         Histogram latencyMicros, Double offeredPerSecond, Histogram sendLatencyMicros) {
@@ -30,17 +27,12 @@ public record DriverRun(long requested, long answered, long ok, SortedMap<String
         this(requested, answered, ok, errors, windowSeconds, latencyMicros, null, null);
     }
 
-    /** @return "open" (constant arrival rate, vegeta) or "closed" (each client waits for its answer: hey, ab) */
-    public String model() {
-        return offeredPerSecond == null ? "closed" : "open";
-    }
-
-    /** @return successful requests per second over the window (what hey and ab call Requests/sec, errors left out) */
+    /** @return 2xx answers per second over the window, req/s (what hey and ab call Requests/sec, errors left out) */
     public double throughput() {
         return windowSeconds > 0 ? ok / windowSeconds : 0;
     }
 
-    /** @return answered requests per second, errors included (for sizing the next run) */
+    /** @return answers of any status per second, req/s (for sizing the next run) */
     public double answeredPerSecond() {
         return windowSeconds > 0 ? answered / windowSeconds : 0;
     }
@@ -49,7 +41,8 @@ public record DriverRun(long requested, long answered, long ok, SortedMap<String
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** @return an empty auto-resizing histogram with 3 significant digits (0.1 % of any value) */
     public static Histogram histogram() {
-        return new Histogram(3);   // auto-resizing, 3 significant digits: 0.1 % of any value
+        return new Histogram(3);
     }
 }

@@ -6,16 +6,13 @@ import java.net.URI;
  * One run of a load driver against one URL.
  *
  * @param url             the full request URL, query included
- * @param concurrency     clients (hey -c, ab -c): each sends its next request when its last one is answered;
- *                        for vegeta only its initial workers
- * @param requests        total requests (a multiple of {@code concurrency}: hey gives each client requests ÷ c), or
- *                        null to run for {@code durationSeconds}
- * @param durationSeconds how long to send, when {@code requests} is null; in-flight requests still finish
- * @param ratePerSecond   open model: the total offered rate in req/s, null for a closed loop. vegeta sends it at a
- *                        constant arrival rate ({@link VegetaDriver}, what the harness uses for every cell with a
- *                        rate); hey would spread it over the clients as -q rate ÷ c, a rate-limited closed loop in
- *                        which coordinated omission remains
- * @param timeoutSeconds  per-request timeout (hey -t, ab -s); 0 = none (hey only)
+ * @param concurrency     clients (hey -c, ab -c), each sending its next request when its last one is answered; for
+ *                        vegeta only its initial workers
+ * @param requests        total requests (a multiple of {@code concurrency}), or null to run for {@code durationSeconds}
+ * @param durationSeconds how long to send, s, when {@code requests} is null
+ * @param ratePerSecond   open model: the offered rate, req/s, sent at a constant arrival rate by vegeta; null for a
+ *                        closed loop
+ * @param timeoutSeconds  per-request timeout, s (hey -t, ab -s); 0 = none
  */
 public record Load(URI url, int concurrency, Integer requests, Integer durationSeconds, Double ratePerSecond,
                    int timeoutSeconds) {

@@ -5,24 +5,20 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * The one place for the bench's statistics: median, range, mean and sum of a few repetitions (plain numbers in the
- * caller's unit, returned in that unit), and latency percentiles of an HdrHistogram recorded in µs (returned in ms).
- * Nulls and NaN (a figure that was absent) are skipped by median, min and max, and make a mean or a sum absent; no
- * value at all gives null, never 0.
+ * The bench's one statistics class: median, range, mean and sum of a few repetitions (in the caller's unit), and
+ * latency percentiles of an HdrHistogram recorded in µs (returned in ms). Median, min and max skip absent values (null,
+ * NaN); a mean or a sum with one absent is absent; no value at all gives null, never 0.
  */
 public final class Stats {
 
     private Stats() {
     }
 
-    /** @return the median (mean of the middle two for an even count), or null when no value is present */
+    /** @return the median (mean of the middle two for an even count), or null */
     public static Double median(List<Double> values) {
         List<Double> v = present(values);
-        if (v.isEmpty()) {
-            return null;
-        }
         int n = v.size();
-        return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
+        return n == 0 ? null : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
     public static Double min(List<Double> values) {
@@ -41,17 +37,16 @@ public final class Stats {
                 : values.stream().mapToDouble(Double::doubleValue).sum();
     }
 
-    /** @return the arithmetic mean, or null when any value is absent (a mean of the rest would mislead) */
+    /** @return the arithmetic mean, or null when any value is absent */
     public static Double meanOrNull(List<Double> values) {
         Double sum = sumOrNull(values);
         return sum == null ? null : sum / values.size();
     }
 
     /**
-     * @param micros     response times, µs (null: none recorded)
-     * @param percentile 0..100; 100 gives the largest value recorded
-     * @return that percentile in ms (HdrHistogram's value, within its 3 significant digits), or NaN when the
-     *         histogram is absent or empty
+     * @param micros     response times, µs, or null
+     * @param percentile 0..100; 100 gives the largest value
+     * @return that percentile in ms (within the histogram's 3 significant digits), NaN when there is none
      */
     public static double percentileMs(Histogram micros, double percentile) {
         if (micros == null || micros.getTotalCount() == 0) {

@@ -5,38 +5,42 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * main-service's fan-out strategies, by the seed demo's {@code concurrency} names (its {@code StrategyName} enum; the
- * harness is a separate client, so it keeps its own copy of the names and of what each does to the bound).
+ * main-service's fan-out strategies by the seed demo's {@code concurrency} names; the harness is a separate client,
+ * so it keeps its own copy of the names and of what each does to the bound.
  */
 public enum Strategy {
-    SEQUENTIAL("sequential", Shape.SEQUENTIAL, "Sequential", "", "seq"),
-    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "CompletableFuture", "ForkJoinPool (common)", "cf", "commonPool"),
-    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "CompletableFuture",
+    SEQUENTIAL("sequential", Shape.SEQUENTIAL, "sequential", "Sequential", "", "seq"),
+    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "commonPool", "CompletableFuture",
+            "ForkJoinPool (common)", "cf", "commonPool"),
+    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "threadPerTask", "CompletableFuture",
             "newThreadPerTaskExecutor", "threadPerTask", "threads"),
-    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "CompletableFuture",
-            "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask", "virtual"),
-    SCOPE_FORK("scopeFork", Shape.PARALLEL, "ScopeFork", "StructuredTaskScope", "structured", "scope"),
-    REACTIVE("reactive", Shape.PARALLEL, "Mono.zip", "WebClient (HttpClient 5 async)", "webclient");
+    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtualThreadPerTask",
+            "CompletableFuture", "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask", "virtual"),
+    SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "ScopeFork", "StructuredTaskScope", "structured", "scope"),
+    REACTIVE("reactive", Shape.PARALLEL, "reactive", "Mono.zip", "WebClient (HttpClient 5 async)", "webclient");
 
-    /** How the three downstream calls of one request are run, which decides the ideal latency. */
+    /** How the three downstream calls of one request run, which decides the ideal latency. */
     public enum Shape {
-        /** one after another: ideal latency 3 x latency */
+        /** one after another: 3 × latency */
         SEQUENTIAL,
-        /** all three at once: ideal latency 1 x latency */
+        /** all three at once: 1 × latency */
         PARALLEL,
-        /** on the common ForkJoinPool: at once only as far as its parallelism allows, and shared by all requests */
+        /** on the common ForkJoinPool, shared by all requests: at once only as far as its parallelism allows */
         COMMON_POOL
     }
 
     private final String parameter;
     private final Shape shape;
+    private final String shortName;
     private final String concurrencyLabel;
     private final String executorLabel;
     private final List<String> aliases;
 
-    Strategy(String parameter, Shape shape, String concurrencyLabel, String executorLabel, String... aliases) {
+    Strategy(String parameter, Shape shape, String shortName, String concurrencyLabel, String executorLabel,
+             String... aliases) {
         this.parameter = parameter;
         this.shape = shape;
+        this.shortName = shortName;
         this.concurrencyLabel = concurrencyLabel;
         this.executorLabel = executorLabel;
         this.aliases = List.of(aliases);
@@ -60,10 +64,8 @@ public enum Strategy {
     }
 
     /**
-     * Whether a request holds its servlet request thread while its calls run. The reactive strategy returns a Mono to
-     * Spring MVC, which releases the request thread at once and answers from an async dispatch when the Mono ends, so
-     * Tomcat's max threads do not bound it (the pool, the route, the clients and the CPU do); every other strategy
-     * waits on the request thread.
+     * Whether a request holds its servlet request thread while its calls run: all but reactive, whose Mono lets Spring
+     * MVC release the thread at once and answer from an async dispatch, so Tomcat's max threads do not bound it.
      */
     public boolean holdsRequestThread() {
         return this != REACTIVE;
@@ -71,14 +73,7 @@ public enum Strategy {
 
     /** @return a name short enough for chart axes, e.g. {@code threadPerTask} */
     public String shortName() {
-        return switch (this) {
-            case SEQUENTIAL -> "sequential";
-            case COMPLETABLE_FUTURE -> "commonPool";
-            case THREAD_PER_TASK -> "threadPerTask";
-            case VIRTUAL_THREAD_PER_TASK -> "virtualThreadPerTask";
-            case SCOPE_FORK -> "scopeFork";
-            case REACTIVE -> "reactive";
-        };
+        return shortName;
     }
 
     /** The seed table's "Concurrency" column. */

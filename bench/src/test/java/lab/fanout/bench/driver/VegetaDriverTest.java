@@ -48,7 +48,6 @@ class VegetaDriverTest {
     @Test
     void theOpenModelShowsTheStallInItsLatency() throws Exception {
         DriverRun run = VegetaDriver.summarize(recorded("stall-open.csv"), 25);
-        assertThat(run.model()).isEqualTo("open");
         assertThat(run.offeredPerSecond()).isEqualTo(25.0);
         assertThat(run.requested()).isEqualTo(100);
         assertThat(run.ok()).isEqualTo(100);
