@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
+import java.util.function.ToIntBiFunction;
 
 import lab.fanout.bench.driver.AbDriver;
 import lab.fanout.bench.driver.HeyDriver;
@@ -28,12 +28,12 @@ import lab.fanout.bench.matrix.MatrixFile;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.JvmOptions;
-import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.report.Charts;
+import lab.fanout.bench.report.Report;
 import lab.fanout.bench.report.ResultsCsv;
-import lab.fanout.bench.report.ResultsMarkdown;
 import lab.fanout.bench.run.BenchRunner;
+import lab.fanout.bench.run.Eta;
 import lab.fanout.bench.run.LocalTarget;
 import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
@@ -68,8 +68,6 @@ import picocli.CommandLine.Spec;
 public final class Bench implements Callable<Integer> {
 
     enum Driver { hey, ab }
-
-    static final String FAULTS = "faults";
 
     @Spec
     CommandSpec spec;
@@ -130,37 +128,33 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Workspace ws = Workspace.current();
-        checkTargetOptions();
-        if (FAULTS.equals(preset)) {
+        checkOptions();
+        if (MatrixFile.FAULTS.equals(preset)) {
             return faults(ws);
         }
-        checkJvmOptions();
         Matrix matrix = matrix();
         List<Cell> cells = matrix.cells();
         if (dryRun) {
             cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
-            System.out.println(cells.size() + " cells, about " + BenchRunner.Eta.format(BenchRunner.estimate(cells, baseUrl == null))
+            ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
+            Eta eta = new Eta(cells, restarts);
+            System.out.println(cells.size() + " cells, about " + Eta.format(eta.remaining())
                     + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
             return 0;
         }
-        LoadDriver load = driver == Driver.hey ? new HeyDriver() : new AbDriver();
-        VegetaDriver vegeta = requireDrivers(cells, load);
-        if (baseUrl == null) {
-            OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
-                    cells.stream().mapToInt(c -> c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize())
-                            .max().orElse(ServiceDefaults.POOL_TOTAL),
-                    warning -> System.out.println("warning: " + warning));
-        }
+        LoadDriver closedLoop = driver == Driver.hey ? new HeyDriver() : new AbDriver();
+        VegetaDriver openModel = requireDrivers(cells, closedLoop);
+        requireOpenFiles(cells);
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
-        Path dir = out != null ? out : ws.results().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path dir = out != null ? out : ws.results().resolve(timestamp());
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
-        Setting setting = new Setting(ws, dir, matrix, target, load, loadBefore);
-        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local", load.name());
-        BenchRunner runner = new BenchRunner(target, load, vegeta, dir.resolve("raw"), System.out, csv::append);
+        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local",
+                closedLoop.name());
+        BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out, csv::append);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
-        runThenReport(runner, cells, setting);
+        runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
         System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
         return 0;
     }
@@ -169,7 +163,7 @@ public final class Bench implements Callable<Integer> {
     private record Setting(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore) {
     }
 
-    private void checkTargetOptions() {
+    private void checkOptions() {
         if ((baseUrl == null) != (managementUrl == null)) {
             // the load goes to the public port; knobs, readiness and scrapes come from the management port
             throw bad("--base-url and --management-url go together: main-service's public port and its management"
@@ -178,9 +172,6 @@ public final class Bench implements Callable<Integer> {
         if (aot && baseUrl != null) {
             throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
         }
-    }
-
-    private void checkJvmOptions() {
         if (!jvmOptions.isEmpty() && baseUrl != null) {
             throw bad("--jvm-option sets the JVM of the main-service the harness starts; an existing deployment"
                     + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
@@ -194,9 +185,9 @@ public final class Bench implements Callable<Integer> {
     }
 
     /** @return vegeta when some cell is open-model (a rate), else null; each driver the cells need is installed */
-    private VegetaDriver requireDrivers(List<Cell> cells, LoadDriver load) {
+    private VegetaDriver requireDrivers(List<Cell> cells, LoadDriver closedLoop) {
         if (cells.stream().anyMatch(c -> c.ratePerSecond() == null)) {
-            load.requireInstalled();
+            closedLoop.requireInstalled();
         }
         if (cells.stream().noneMatch(c -> c.ratePerSecond() != null)) {
             return null;
@@ -210,6 +201,15 @@ public final class Bench implements Callable<Integer> {
         return vegeta;
     }
 
+    /** The services the harness starts hold a socket per client and per pooled connection. */
+    private void requireOpenFiles(List<Cell> cells) {
+        if (baseUrl == null) {
+            OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
+                    cells.stream().mapToInt(c -> c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize())
+                            .max().orElse(ServiceDefaults.POOL_TOTAL), warning -> System.out.println("warning: " + warning));
+        }
+    }
+
     /**
      * Runs the cells and writes the report of those that finished, also after an error or a Ctrl-C (the shutdown
      * hook cancels the run and waits until the report is written and the services are stopped).
@@ -218,7 +218,11 @@ public final class Bench implements Callable<Integer> {
         CountDownLatch written = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             runner.cancel();
-            await(written);   // let the main thread write the finished cells and stop the services
+            try {
+                written.await(120, TimeUnit.SECONDS);   // the main thread writes the finished cells, stops the services
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }, "lab-bench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
         List<CellResult> results = new ArrayList<>();
@@ -228,63 +232,45 @@ public final class Bench implements Callable<Integer> {
         } catch (RuntimeException e) {
             failure = e.getMessage();
         } finally {
-            boolean interrupted = results.size() < cells.size() && failure == null;
             try {
-                write(setting, results, interrupted, failure);
+                write(setting, results, results.size() < cells.size() && failure == null, failure);
             } finally {
                 setting.target().close();
                 written.countDown();
             }
         }
-        removeHook(hook);
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down already
+        }
         if (failure != null) {
             throw new IllegalStateException(failure + "\n(cells finished before are in " + setting.dir() + ")");
         }
     }
 
-    /** results.md and environment.txt, the charts drawn first; also for a run stopped by an error or Ctrl-C. */
+    /** results.md (with its charts) and environment.txt; also for a run stopped by an error or Ctrl-C. */
     private void write(Setting s, List<CellResult> results, boolean interrupted, String failure) {
-        Map<String, List<String>> charts = new LinkedHashMap<>();
-        String chartFailure = drawCharts(s.dir(), results, charts);
         String command = "./lab bench " + String.join(" ", args());
-        List<String> lines = new ArrayList<>(List.of(
-                "Command: `" + command + "`",
-                Environment.summary(s.ws().repo()),
+        String drivers = Report.drivers(results, s.load().name());
+        List<String> intro = new ArrayList<>(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
                 "Load average (1/5/15 min) before: " + s.loadBefore() + ", after: " + Environment.loadAverage(),
-                "Target: " + s.target().describe() + "; driver: " + drivers(results, s.load())
+                "Target: " + s.target().describe() + "; driver: " + drivers
                         + (rate != null ? " (open model, " + rate + " req/s offered)" : "")));
         if (failure != null) {
-            lines.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
+            intro.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
-        if (chartFailure != null) {
-            lines.add("Charts could not be drawn: " + chartFailure);
-        }
-        write(s.dir().resolve("results.md"), ResultsMarkdown.render("fanout-lab benchmark: " + s.matrix().name(), lines,
-                results, charts, interrupted));
-        write(s.dir().resolve("environment.txt"), Environment.text(s.ws().repo(), List.of(
-                "matrix: " + s.matrix().name(), "command: " + command,
-                "target: " + s.target().describe(), "driver: " + drivers(results, s.load()),
-                "service_jvm_flags: --enable-preview" + (aot && baseUrl == null ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
-                        + "; main-service also the options below",
-                "extra_main_properties: " + mainProperties(s.matrix()),
-                "cells: " + results.size() + " finished"), ResultsMarkdown.mainServiceJvms(results), s.loadBefore()));
-    }
-
-    /**
-     * Draws each block's charts into {@code charts} (block to file names).
-     *
-     * @return why they could not be drawn, or null: the tables and the CSV matter more than the pictures
-     */
-    private static String drawCharts(Path dir, List<CellResult> results, Map<String, List<String>> charts) {
+        Report.write(s.dir(), "fanout-lab benchmark: " + s.matrix().name(), intro, results, interrupted);
+        String environment = Environment.text(s.ws().repo(), List.of(
+                "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
+                "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null
+                        ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "") + "; main-service also the options below",
+                "extra_main_properties: " + mainProperties(s.matrix()), "cells: " + results.size() + " finished"),
+                Report.mainServiceJvms(results), s.loadBefore());
         try {
-            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
-                    .forEach((block, cells) -> charts.put(block, new ArrayList<>(Charts.write(dir, block, cells))));
-            // the coordinated-omission picture, under the first open-model block
-            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream().filter(r -> r.cell().ratePerSecond() != null)
-                    .findFirst().ifPresent(r -> charts.get(r.cell().block()).add(png)));
-            return null;
-        } catch (RuntimeException e) {
-            return e.toString();
+            Files.writeString(s.dir().resolve("environment.txt"), environment);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + s.dir().resolve("environment.txt"), e);
         }
     }
 
@@ -324,29 +310,15 @@ public final class Bench implements Callable<Integer> {
         Processes.terminate(List.of(running.get(ServiceDefaults.MAIN)));
         Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(ServiceDefaults.MAIN))
                 .map(Map.Entry::getValue).toList());
-        System.out.println("stopped " + ServiceDefaults.MAIN + " (pid " + running.get(ServiceDefaults.MAIN).pid() + ")");
-        running.forEach((name, h) -> {
-            if (!name.equals(ServiceDefaults.MAIN)) {
-                System.out.println("stopped " + name + " (pid " + h.pid() + ")");
-            }
-        });
+        running.forEach((name, h) -> System.out.println("stopped " + name + " (pid " + h.pid() + ")"));
         ServiceDefaults.SERVICES.forEach(state::remove);
         state.save();
-    }
-
-    /** @return e.g. {@code hey (closed loop), vegeta (open model)}: the drivers the cells used */
-    private static String drivers(List<CellResult> results, LoadDriver closedLoop) {
-        boolean open = results.stream().anyMatch(r -> r.cell().ratePerSecond() != null);
-        boolean closed = results.isEmpty() || results.stream().anyMatch(r -> r.cell().ratePerSecond() == null);
-        return (closed ? closedLoop.name() + " (closed loop)" : "") + (open && closed ? ", " : "")
-                + (open ? "vegeta (open model: constant arrival rate, latency from each request's due time)" : "");
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */
     private List<String> args() {
         List<String> all = spec.commandLine().getParseResult().originalArgs();
-        int at = all.indexOf(spec.name());
-        return all.subList(at + 1, all.size());
+        return all.subList(all.indexOf(spec.name()) + 1, all.size());
     }
 
     /** @return the matrix file's {@code mainProperties}, overridden by {@code --main-property} */
@@ -361,75 +333,45 @@ public final class Bench implements Callable<Integer> {
         if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || dryRun || !mainProperties.isEmpty()) {
             throw bad("--preset faults takes only --out: it starts its own services with a 2 s deadline");
         }
-        Path dir = out != null ? out : ws.results().resolve(
-                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-faults");
+        Path dir = out != null ? out : ws.results().resolve(timestamp() + "-faults");
         FaultsPreset.run(ws.repo(), dir, System.out);
         System.out.println("wrote " + dir.resolve("faults.md"));
         return 0;
     }
 
+    /** @return the preset or matrix file with the command line's overrides, every block validated */
     private Matrix matrix() {
         if (preset != null && matrixFile != null) {
             throw bad("give --preset or --matrix, not both");
         }
-        Matrix m;
         try {
-            m = matrixFile != null ? MatrixFile.read(matrixFile) : MatrixFile.preset(preset == null ? "quick" : preset);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        List<Block> blocks = m.blocks();
-        if (baseUrl != null) {
-            List<String> sweeps = blocks.stream().flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
-            if (matrixFile != null && !sweeps.isEmpty()) {
-                throw bad("--base-url sweeps only strategy, concurrency, latency and rate, but " + sweeps
-                        + " vary service knobs: redeploy per value, or drop --base-url");
+            Matrix m = matrixFile != null ? MatrixFile.read(matrixFile) : MatrixFile.preset(preset == null ? "quick" : preset);
+            List<Block> blocks = m.blocks();
+            if (baseUrl != null) {
+                List<String> sweeps = blocks.stream().flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
+                if (matrixFile != null && !sweeps.isEmpty()) {
+                    throw bad("--base-url sweeps only strategy, concurrency, latency and rate, but " + sweeps
+                            + " vary service knobs: redeploy per value, or drop --base-url");
+                }
+                String profile = new RemoteTarget(baseUrl, managementUrl).info().profile();
+                blocks = blocks.stream().map(b -> b.forDeployment(profile)).toList();
             }
-            String profile = new RemoteTarget(baseUrl, managementUrl).info().profile();
-            blocks = blocks.stream().map(b -> b.forDeployment(profile)).toList();
-        }
-        if (rate != null) {
-            blocks = blocks.stream().map(b -> b.withRates(List.of(rate))).toList();
-        }
-        if (repetitions != null) {
-            if (repetitions < 1) {
+            if (repetitions != null && repetitions < 1) {
                 throw bad("--repetitions must be >= 1");
             }
-            blocks = blocks.stream().map(b -> b.withRepetitions(repetitions)).toList();
-        }
-        try {
-            blocks.forEach(Block::validated);
+            blocks = blocks.stream().map(b -> rate != null ? b.withRates(List.of(rate)) : b)
+                    .map(b -> repetitions != null ? b.withRepetitions(repetitions) : b).map(Block::validated).toList();
+            return new Matrix(m.name(), blocks, m.mainProperties());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        return new Matrix(m.name(), blocks, m.mainProperties());
+    }
+
+    private static String timestamp() {
+        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     }
 
     private ParameterException bad(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(120, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-            // shutting down already
-        }
     }
 }

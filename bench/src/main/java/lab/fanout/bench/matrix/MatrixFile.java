@@ -2,7 +2,6 @@ package lab.fanout.bench.matrix;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,27 +12,29 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Reads a matrix from YAML ({@code blocks:} a list of {@link Block}s) or CSV (one block per row, the same keys as
- * the header, list values separated by spaces). Presets are such files too: {@code bench/matrices/<name>.yaml},
- * packaged into the jar. Unknown keys and bad values fail with the file, the line or block, and what is valid.
+ * Reads a matrix from YAML ({@code blocks:}, a list of {@link Block}s) or CSV (one block per row under a header of the
+ * same keys, list values separated by spaces). Presets are such files, {@code bench/matrices/<name>.yaml} packaged
+ * into the jar. Unknown keys and bad values fail naming the file, the line or block, and what is valid.
  */
 public final class MatrixFile {
 
     public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
             "overhead");
-    /** What {@code --preset} takes: the matrix presets, and faults (a failure-mode run, not a matrix). */
-    public static final List<String> ALL_PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
-            "overhead", "faults");
+    /** The preset that is a failure-mode run, not a matrix. */
+    public static final String FAULTS = "faults";
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
     /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */
@@ -43,12 +44,10 @@ public final class MatrixFile {
     private static final YAMLMapper YAML = YAMLMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)   // concurrencies: 100 as well as [100]
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .build();
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
     private static final JsonMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-            .build();
+            .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY).build();
 
     private MatrixFile() {
     }
@@ -56,7 +55,9 @@ public final class MatrixFile {
     /** @throws IllegalArgumentException for an unknown preset, naming the valid ones */
     public static Matrix preset(String name) {
         if (!PRESETS.contains(name)) {
-            throw new IllegalArgumentException("preset '" + name + "' is not one of " + ALL_PRESETS);
+            List<String> all = new ArrayList<>(PRESETS);
+            all.add(FAULTS);
+            throw new IllegalArgumentException("preset '" + name + "' is not one of " + all);
         }
         try (InputStream in = MatrixFile.class.getResourceAsStream("/matrices/" + name + ".yaml")) {
             return yaml(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), "preset " + name);
@@ -94,44 +95,47 @@ public final class MatrixFile {
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
             throw new IllegalArgumentException(source + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
         }
-        Matrix matrix = validated(name, doc.blocks(), source);
-        return new Matrix(matrix.name(), matrix.blocks(), doc.mainProperties());
+        return validated(name, doc.blocks(), doc.mainProperties(), source);
     }
 
     static Matrix csv(String name, String text, String source) {
         List<Block> blocks = new ArrayList<>();
-        try (Reader r = new StringReader(text)) {
-            var parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#')
-                    .setIgnoreSurroundingSpaces(true).setIgnoreEmptyLines(true).get().parse(r);
+        try (CSVParser parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).setCommentMarker('#')
+                .setIgnoreSurroundingSpaces(true).setIgnoreEmptyLines(true).get().parse(new StringReader(text))) {
             List<String> unknown = parser.getHeaderNames().stream().filter(h -> !KEYS.contains(h)).toList();
             if (!unknown.isEmpty()) {
                 throw new IllegalArgumentException(source + ": unknown column(s) " + unknown + "; valid: " + KEYS);
             }
             for (CSVRecord row : parser) {
-                Map<String, Object> fields = new LinkedHashMap<>();
-                row.toMap().forEach((k, v) -> {
-                    if (!v.isBlank()) {
-                        fields.put(k, v.contains(" ") ? List.of(v.trim().split("\\s+")) : v.trim());
-                    }
-                });
-                try {
-                    blocks.add(JSON.convertValue(fields, Block.class));
-                } catch (JacksonException e) {
-                    throw new IllegalArgumentException(source + ", line " + row.getParser().getCurrentLineNumber() + ": " + problem(e), e);
-                }
+                blocks.add(block(row, source));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+        } catch (IllegalStateException | UncheckedIOException e) {
             throw new IllegalArgumentException(source + ": not a CSV matrix: " + e.getMessage(), e);
         }
         if (blocks.isEmpty()) {
             throw new IllegalArgumentException(source + ": no rows (one block per row under a header of " + KEYS + ")");
         }
-        return validated(name, blocks, source);
+        return validated(name, blocks, Map.of(), source);
     }
 
-    private static Matrix validated(String name, List<Block> blocks, String source) {
+    private static Block block(CSVRecord row, String source) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        row.toMap().forEach((k, v) -> {
+            if (!v.isBlank()) {
+                fields.put(k, v.contains(" ") ? List.of(v.trim().split("\\s+")) : v.trim());
+            }
+        });
+        try {
+            return JSON.convertValue(fields, Block.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException(source + ", line " + row.getParser().getCurrentLineNumber() + ": "
+                    + problem(e), e);
+        }
+    }
+
+    private static Matrix validated(String name, List<Block> blocks, Map<String, String> mainProperties, String source) {
         try {
             blocks.forEach(Block::validated);
         } catch (IllegalArgumentException e) {
@@ -141,15 +145,15 @@ public final class MatrixFile {
         if (names.stream().distinct().count() < names.size()) {
             throw new IllegalArgumentException(source + ": block names must differ, were " + names);
         }
-        return new Matrix(name, blocks);
+        return new Matrix(name, blocks, mainProperties);
     }
 
     /** The YAML parser reports where it stopped reading, often past the key: find an unknown key's own line. */
     private static String line(String text, JacksonException e) {
-        if (e instanceof tools.jackson.databind.exc.UnrecognizedPropertyException u) {
+        if (e instanceof UnrecognizedPropertyException u) {
             List<String> lines = text.lines().toList();
             for (int i = 0; i < lines.size(); i++) {
-                if (lines.get(i).matches("\\s*(-\\s+)?" + java.util.regex.Pattern.quote(u.getPropertyName()) + "\\s*:.*")) {
+                if (lines.get(i).matches("\\s*(-\\s+)?" + Pattern.quote(u.getPropertyName()) + "\\s*:.*")) {
                     return ", line " + (i + 1);
                 }
             }
@@ -157,15 +161,14 @@ public final class MatrixFile {
         return e.getLocation() == null ? "" : ", near line " + e.getLocation().getLineNr();
     }
 
-    /** Jackson's message without its location and source dump, plus the valid keys for an unknown one. */
+    /** Jackson's message without its location and source dump; the valid keys for an unknown one. */
     private static String problem(JacksonException e) {
-        String message = e.getOriginalMessage();
-        if (e instanceof tools.jackson.databind.exc.UnrecognizedPropertyException u) {
+        if (e instanceof UnrecognizedPropertyException u) {
             return "unknown key '" + u.getPropertyName() + "'; valid: "
                     + (u.getReferringClass() == Block.class ? KEYS : List.of("blocks"));
         }
-        String path = e.getPath().stream().map(r -> r.getPropertyName() != null ? "." + r.getPropertyName() : "[" + r.getIndex() + "]")
-                .collect(Collectors.joining()).replaceFirst("^\\.", "");
-        return (path.isEmpty() ? "" : path + ": ") + message;
+        String path = e.getPath().stream().map(r -> r.getPropertyName() != null ? "." + r.getPropertyName()
+                : "[" + r.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
+        return (path.isEmpty() ? "" : path + ": ") + e.getOriginalMessage();
     }
 }

@@ -24,6 +24,10 @@ public final class ServiceDefaults {
     /** main-service's {@code fanout.deadline}, s: past it a request ends as a 504. */
     public static final int DEADLINE_SECONDS = 10;
 
+    /** main-service's fan-out endpoint, the one the load goes to. */
+    public static final String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";
+    /** main-service's request threads: its Spring profiles. */
+    public static final List<String> PROFILES = List.of("virtual", "platform");
     public static final String MAIN = "main-service";
     /** The downstreams main-service calls, in the order reports show them. */
     public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");

@@ -1,14 +1,24 @@
 package lab.fanout.bench.report;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+
+import javax.imageio.ImageIO;
 
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Stats;
@@ -23,28 +33,40 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG charts per block (XChart): throughput with its bound, latency percentiles, efficiency. Against concurrency
- * (log axis) when the block sweeps it, else as bars per strategy and profile. Latency has a logarithmic y axis: the
- * common pool's 10 s answers beside the parallel strategies' 0.2 s would otherwise flatten those to the floor.
+ * PNG charts per block (XChart): throughput with its bound, latency percentiles, efficiency; against concurrency (log
+ * axis) when the block sweeps it, else as bars per strategy and profile. Latency has a log y axis, or the common
+ * pool's 10 s answers would flatten the parallel strategies' 0.2 s to the floor.
  */
 public final class Charts {
 
     static final int WIDTH = 1000;
     static final int HEIGHT = 560;
+    /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
+    public static final String OPEN_VS_CLOSED = "open-vs-closed";
+    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+            new float[] {6f, 4f}, 0f);
+    /** What tells cells of a block apart besides strategy and profile, when it varies. */
+    private static final Map<String, Function<CellResult, Object>> EXTRA = new LinkedHashMap<>();
+
+    static {
+        EXTRA.put(" pool=", r -> r.deployment().poolTotal());
+        EXTRA.put(" threads=", r -> r.deployment().tomcatThreads());
+        EXTRA.put(" latency=", r -> r.deployment().latencyMs());
+        EXTRA.put(" ", r -> r.deployment().jvm().chartLabel());
+    }
 
     private Charts() {
     }
 
     /**
-     * Loads AWT and its fonts now and turns off ImageIO's file cache: both register a JVM shutdown hook, which fails once a Ctrl-C has
-     * started the shutdown, and the charts of an interrupted run are drawn exactly then.
+     * Loads AWT and its fonts now and turns off ImageIO's file cache: both register a JVM shutdown hook, which fails
+     * once a Ctrl-C has started the shutdown, and the charts of an interrupted run are drawn exactly then.
      */
     public static void initialize() {
         System.setProperty("java.awt.headless", "true");
-        javax.imageio.ImageIO.setUseCache(false);   // its file cache registers a shutdown hook per image written
-        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(8, 8, java.awt.image.BufferedImage.TYPE_INT_RGB);
-        java.awt.Graphics2D g = image.createGraphics();
-        g.setFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 12));
+        ImageIO.setUseCache(false);
+        Graphics2D g = new BufferedImage(8, 8, BufferedImage.TYPE_INT_RGB).createGraphics();
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
         g.drawString("0", 0, 8);
         g.dispose();
     }
@@ -64,90 +86,64 @@ public final class Charts {
         return files;
     }
 
-    /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
-    public static final String OPEN_VS_CLOSED = "open-vs-closed";
-
     /**
-     * The coordinated-omission lesson as a picture, when the run has both open-model cells (a rate: vegeta) and
-     * closed-loop cells (hey, ab): left, p50 (dashed) and p99 (solid) latency, ms (log scale); right, achieved
-     * throughput, req/s; both against the offered load, req/s: the open model's arrival rate, and for the closed loop
-     * c ÷ W, the rate its c clients would offer at the ideal latency W (Little's law, the "clients" ceiling of
-     * {@link CellResult#littlesLaw()}). The open model's latency counts from each request's due time, the closed
-     * loop's from the send: past the bound the first climbs with the queue, the second barely moves.
+     * The coordinated-omission lesson as one picture, when the run has open-model and closed-loop cells: p99 (solid)
+     * and p50 (dashed) latency, ms (log), and achieved throughput, req/s, both against the offered load: the open
+     * model's arrival rate, and for the closed loop c ÷ W, the rate its clients offer at the ideal latency (Little's
+     * law). Past the bound the open model's latency (from the due time) climbs with the queue; the closed loop's barely
+     * moves.
      *
      * @return the PNG's file name, or empty when the run lacks either model
      */
-    public static java.util.Optional<String> openVsClosed(Path dir, List<CellResult> cells) {
-        var pair = openVsClosedCharts(cells);
-        if (pair.isEmpty()) {
-            return java.util.Optional.empty();
-        }
-        java.awt.image.BufferedImage left = BitmapEncoder.getBufferedImage(pair.get().get(0));
-        java.awt.image.BufferedImage right = BitmapEncoder.getBufferedImage(pair.get().get(1));
-        java.awt.image.BufferedImage both = new java.awt.image.BufferedImage(left.getWidth() + right.getWidth(),
-                Math.max(left.getHeight(), right.getHeight()), java.awt.image.BufferedImage.TYPE_INT_RGB);
-        java.awt.Graphics2D g = both.createGraphics();
-        g.drawImage(left, 0, 0, null);
-        g.drawImage(right, left.getWidth(), 0, null);
-        g.dispose();
-        String file = OPEN_VS_CLOSED + ".png";
-        try {
-            javax.imageio.ImageIO.write(both, "png", dir.resolve(file).toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write chart " + file, e);
-        }
-        return java.util.Optional.of(file);
+    public static Optional<String> openVsClosed(Path dir, List<CellResult> cells) {
+        return openVsClosedCharts(cells).map(pair -> {
+            BufferedImage left = BitmapEncoder.getBufferedImage(pair.get(0));
+            BufferedImage right = BitmapEncoder.getBufferedImage(pair.get(1));
+            BufferedImage both = new BufferedImage(left.getWidth() + right.getWidth(),
+                    Math.max(left.getHeight(), right.getHeight()), BufferedImage.TYPE_INT_RGB);
+            Graphics2D g = both.createGraphics();
+            g.drawImage(left, 0, 0, null);
+            g.drawImage(right, left.getWidth(), 0, null);
+            g.dispose();
+            String file = OPEN_VS_CLOSED + ".png";
+            try {
+                ImageIO.write(both, "png", dir.resolve(file).toFile());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write chart " + file, e);
+            }
+            return file;
+        });
     }
 
     /** @return the latency and the throughput panel of {@link #openVsClosed}, or empty */
-    static java.util.Optional<List<XYChart>> openVsClosedCharts(List<CellResult> cells) {
-        List<CellResult> open = cells.stream().filter(r -> r.cell().ratePerSecond() != null)
-                .sorted(java.util.Comparator.comparingDouble(Charts::offered)).toList();
-        List<CellResult> closed = cells.stream().filter(r -> r.cell().ratePerSecond() == null)
-                .sorted(java.util.Comparator.comparingDouble(Charts::offered)).toList();
-        if (open.isEmpty() || closed.isEmpty()) {
-            return java.util.Optional.empty();
+    static Optional<List<XYChart>> openVsClosedCharts(List<CellResult> cells) {
+        Map<Boolean, List<CellResult>> byModel = cells.stream().sorted(Comparator.comparingDouble(Charts::offered))
+                .collect(Collectors.partitioningBy(r -> r.cell().ratePerSecond() != null));
+        if (byModel.get(true).isEmpty() || byModel.get(false).isEmpty()) {
+            return Optional.empty();
         }
         String x = "offered load, req/s (open: arrival rate; closed: c ÷ ideal latency)";
-        XYChart latency = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("Latency: open model (from due time) vs closed loop (from send)")
-                .xAxisTitle(x).yAxisTitle("ms (log scale)").build();
-        latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern("#,##0.#")
-                .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
-        XYChart throughput = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title("Achieved throughput: open model vs closed loop")
-                .xAxisTitle(x).yAxisTitle("req/s").build();
-        throughput.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
-        // one colour per model (open blue, closed red), p99 solid and p50 dashed
-        for (var model : List.of(java.util.Map.entry("open model (vegeta)", open), java.util.Map.entry("closed loop", closed))) {
-            List<CellResult> rows = model.getValue();
-            java.awt.Color colour = rows == open ? new java.awt.Color(0x1f77b4) : new java.awt.Color(0xd62728);
+        XYChart latency = xyChart("Latency: open model (from due time) vs closed loop (from send)", x, "ms (log scale)");
+        latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern("#,##0.#");
+        XYChart throughput = xyChart("Achieved throughput: open model vs closed loop", x, "req/s");
+        for (boolean open : List.of(true, false)) {
+            List<CellResult> rows = byModel.get(open);
+            String name = open ? "open model (vegeta)" : "closed loop";
+            Color colour = open ? new Color(0x1f77b4) : new Color(0xd62728);
             double[] xs = rows.stream().mapToDouble(Charts::offered).toArray();
-            XYSeries p99 = latency.addSeries(model.getKey() + " p99", xs,
-                    rows.stream().mapToDouble(r -> drawable(r.latencyMs(99), true)).toArray());
-            p99.setLineColor(colour);
-            p99.setMarkerColor(colour);
-            XYSeries p50 = latency.addSeries(model.getKey() + " p50", xs,
-                    rows.stream().mapToDouble(r -> drawable(r.latencyMs(50), true)).toArray());
-            p50.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                    10f, new float[] {6f, 4f}, 0f));
-            p50.setLineColor(colour);
-            p50.setMarkerColor(colour);
-            XYSeries achieved = throughput.addSeries(model.getKey(), xs,
-                    rows.stream().mapToDouble(r -> drawable(r.throughputMedian() == null ? Double.NaN : r.throughputMedian(), false)).toArray());
-            achieved.setLineColor(colour);
-            achieved.setMarkerColor(colour);
+            colour(latency.addSeries(name + " p99", xs, ys(rows, r -> r.latencyMs(99), true)), colour);
+            colour(latency.addSeries(name + " p50", xs, ys(rows, r -> r.latencyMs(50), true)), colour)
+                    .setLineStyle(DASHED);
+            colour(throughput.addSeries(name, xs, ys(rows, r -> orNaN(r.throughputMedian()), false)), colour);
         }
         List<Double> all = cells.stream().map(Charts::offered).toList();
         double[] range = {Stats.min(all), Stats.max(all)};
-        XYSeries offered = throughput.addSeries("offered", range, range.clone());
-        offered.setLineColor(java.awt.Color.GRAY);
-        offered.setMarker(SeriesMarkers.NONE).setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT,
-                java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
-        return java.util.Optional.of(List.of(latency, throughput));
+        colour(throughput.addSeries("offered", range, range.clone()), Color.GRAY).setMarker(SeriesMarkers.NONE)
+                .setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
+        return Optional.of(List.of(latency, throughput));
     }
 
-    /** @return the offered load of a cell, req/s: its rate (open), or c ÷ ideal latency (closed, Little's law) */
+    /** @return a cell's offered load, req/s: its rate (open), or c ÷ ideal latency (closed, Little's law) */
     static double offered(CellResult r) {
         return r.cell().ratePerSecond() != null ? r.cell().ratePerSecond()
                 : r.littlesLaw().ceilings().getOrDefault("clients", Double.NaN);
@@ -155,107 +151,101 @@ public final class Charts {
 
     /** @return file name (without .png) to chart, for {@code block} */
     static Map<String, Chart<?, ?>> charts(String block, List<CellResult> cells) {
-        boolean sweep = cells.stream().map(r -> r.cell().concurrency()).distinct().count() > 1;
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
-        if (sweep) {
-            charts.put(block + "-throughput", xy(block + ": throughput (solid) and bound (dashed: Little's law or CPU)", "req/s",
-                    false, cells, CellResult::throughputMedian, r -> r.bound().requestsPerSecond()));
+        if (cells.stream().map(r -> r.cell().concurrency()).distinct().count() > 1) {
+            charts.put(block + "-throughput", xy(block + ": throughput (solid) and bound (dashed: Little's law or CPU)",
+                    "req/s", false, cells, r -> orNaN(r.throughputMedian()), r -> r.bound().requestsPerSecond()));
             charts.put(block + "-latency", xy(block + ": p99 (solid) and p50 (dashed) latency", "ms (log scale)", true,
                     cells, r -> r.latencyMs(99), r -> r.latencyMs(50)));
             charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound", "%", false, cells,
                     r -> 100 * r.efficiency(), null));
         } else {
-            charts.put(block + "-throughput", bars(block + ": throughput and bound (Little's law or CPU)", "req/s", false,
-                    cells, Map.of("measured", CellResult::throughputMedian, "bound", r -> r.bound().requestsPerSecond())));
+            charts.put(block + "-throughput", bars(block + ": throughput and bound (Little's law or CPU)", "req/s",
+                    false, cells, List.of(Map.entry("measured", r -> orNaN(r.throughputMedian())),
+                            Map.entry("bound", r -> r.bound().requestsPerSecond()))));
             charts.put(block + "-latency", bars(block + ": latency percentiles", "ms (log scale)", true, cells,
-                    Map.of("p50", r -> r.latencyMs(50), "p90", r -> r.latencyMs(90), "p99", r -> r.latencyMs(99))));
+                    List.of(Map.entry("p50", r -> r.latencyMs(50)), Map.entry("p90", r -> r.latencyMs(90)),
+                            Map.entry("p99", r -> r.latencyMs(99)))));
             charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound", "%", false, cells,
-                    Map.of("efficiency", r -> 100 * r.efficiency())));
+                    List.of(Map.entry("efficiency", r -> 100 * r.efficiency()))));
         }
         return charts;
     }
 
-    /** One solid line per strategy and profile (and one dashed for {@code dashed}, if given) over concurrency. */
+    /** One solid line per strategy and profile (and a dashed one for {@code dashed}, if given) over concurrency. */
     private static XYChart xy(String title, String unit, boolean logY, List<CellResult> cells,
                               ToDoubleFunction<CellResult> solid, ToDoubleFunction<CellResult> dashed) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("concurrency (clients, log scale)").yAxisTitle(unit).build();
-        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern(logY ? "#,##0.#" : null)
-                .setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
-        seriesKeys(cells).forEach((key, rows) -> {
-            double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
-            chart.addSeries(key, x, rows.stream().mapToDouble(solid).map(v -> drawable(v, logY)).toArray());
-            if (dashed != null) {
-                XYSeries s = chart.addSeries(key + " (dashed)", x,
-                        rows.stream().mapToDouble(dashed).map(v -> drawable(v, logY)).toArray());
-                s.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                        10f, new float[] {6f, 4f}, 0f));
-                s.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
-            }
-        });
+        XYChart chart = xyChart(title, "concurrency (clients, log scale)", unit);
+        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
+                .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        cells.stream().collect(Collectors.groupingBy(r -> series(r, cells), LinkedHashMap::new, Collectors.toList()))
+                .forEach((key, rows) -> {
+                    double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
+                    chart.addSeries(key, x, ys(rows, solid, logY));
+                    if (dashed != null) {
+                        XYSeries bound = chart.addSeries(key + " (dashed)", x, ys(rows, dashed, logY));
+                        bound.setLineStyle(DASHED);
+                        bound.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
+                    }
+                });
         return chart;
     }
 
-    /** Bars per category (strategy, profile and whatever else varies), one series per figure. */
+    /** Bars per category (strategy, profile and whatever else varies), one series per figure, in order. */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
-                                      Map<String, ToDoubleFunction<CellResult>> figures) {
+                                      List<Map.Entry<String, ToDoubleFunction<CellResult>>> figures) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(unit).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(20);
-        chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
+                .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         if (logY) {
             // XChart anchors bars at 0, which a log axis has not: start the axis at the decade below the smallest bar
-            double smallest = figures.values().stream().flatMapToDouble(f -> cells.stream().mapToDouble(f))
+            double smallest = figures.stream().flatMapToDouble(f -> cells.stream().mapToDouble(f.getValue()))
                     .filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
             chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
         }
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
-        List<String> categories = cells.stream().map(r -> category(r, cells)).toList();
-        figures.entrySet().stream().sorted(Map.Entry.comparingByKey(Charts::figureOrder)).forEach(f -> chart.addSeries(
-                f.getKey(), categories, cells.stream().map(r -> bar(f.getValue().applyAsDouble(r), logY)).toList()));
+        List<String> categories = cells.stream().map(r -> series(r, cells)).toList();
+        figures.forEach(f -> chart.addSeries(f.getKey(), categories, cells.stream().map(r -> {
+            double v = drawable(f.getValue().applyAsDouble(r), logY);
+            return Double.isNaN(v) ? null : (Number) v;   // a bar left out is null: XChart skips it
+        }).toList()));
         return chart;
     }
 
-    private static int figureOrder(String a, String b) {
-        List<String> order = List.of("measured", "bound", "p50", "p90", "p99", "efficiency");
-        return Integer.compare(order.indexOf(a), order.indexOf(b));
+    private static XYChart xyChart(String title, String x, String y) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        return chart;
     }
 
-    private static Map<String, List<CellResult>> seriesKeys(List<CellResult> cells) {
-        return cells.stream().collect(Collectors.groupingBy(
-                r -> r.cell().strategy().shortName() + " / " + r.deployment().profile() + extra(r, cells),
-                LinkedHashMap::new, Collectors.toList()));
+    private static XYSeries colour(XYSeries series, Color colour) {
+        series.setLineColor(colour);
+        series.setMarkerColor(colour);
+        return series;
     }
 
-    private static String category(CellResult r, List<CellResult> all) {
-        return r.cell().strategy().shortName() + " / " + r.deployment().profile() + extra(r, all);
-    }
-
-    /** Pool size, threads, latency or main-service's JVM options when they vary too, so that series stay apart. */
-    private static String extra(CellResult r, List<CellResult> all) {
-        StringBuilder s = new StringBuilder();
-        if (all.stream().map(c -> c.deployment().poolTotal()).distinct().count() > 1) {
-            s.append(" pool=").append(r.deployment().poolTotal());
-        }
-        if (all.stream().map(c -> c.deployment().tomcatThreads()).distinct().count() > 1) {
-            s.append(" threads=").append(r.deployment().tomcatThreads());
-        }
-        if (all.stream().map(c -> c.deployment().latencyMs()).distinct().count() > 1) {
-            s.append(" latency=").append(r.deployment().latencyMs());
-        }
-        if (all.stream().map(c -> c.deployment().jvm().options()).distinct().count() > 1) {
-            s.append(' ').append(r.deployment().jvm().chartLabel());
-        }
+    /** @return e.g. {@code threadPerTask / virtual pool=10}: pool, threads, latency or JVM options when they vary */
+    private static String series(CellResult r, List<CellResult> all) {
+        StringBuilder s = new StringBuilder(r.cell().strategy().shortName() + " / " + r.deployment().profile());
+        EXTRA.forEach((prefix, value) -> {
+            if (all.stream().map(value).distinct().count() > 1) {
+                s.append(prefix).append(value.apply(r));
+            }
+        });
         return s.toString();
     }
 
-    /** An absent figure (NaN) drawn as 0 on a linear axis; a log axis has no 0, there it is left out (NaN). */
-    private static double drawable(double v, boolean logY) {
-        return logY ? (v > 0 && Double.isFinite(v) ? v : Double.NaN) : Double.isFinite(v) ? v : 0;
+    private static double[] ys(List<CellResult> rows, ToDoubleFunction<CellResult> f, boolean logY) {
+        return rows.stream().mapToDouble(f).map(v -> drawable(v, logY)).toArray();
     }
 
-    /** As {@link #drawable}, but a bar left out is null (XChart skips it). */
-    private static Number bar(double v, boolean logY) {
-        double d = drawable(v, logY);
-        return Double.isNaN(d) ? null : d;
+    private static double orNaN(Double v) {
+        return v == null ? Double.NaN : v;
+    }
+
+    /** An absent figure (NaN) is drawn as 0 on a linear axis; a log axis has no 0, so there it is left out (NaN). */
+    private static double drawable(double v, boolean logY) {
+        return logY ? (v > 0 && Double.isFinite(v) ? v : Double.NaN) : Double.isFinite(v) ? v : 0;
     }
 }

@@ -61,7 +61,8 @@ public final class ResultsCsv {
         col("answered", r -> r.rep.run().answered());
         col("ok", r -> r.rep.run().ok());
         col("errors", r -> r.rep.run().errorCount());
-        col("error_kinds", r -> kinds(r.rep.run().errors()));
+        col("error_kinds", r -> r.rep.run().errors().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("; ")));
         col("throughput_req_per_s", r -> r.rep.run().throughput());
         col("p50_ms", r -> pct(r, 50));
         col("p90_ms", r -> pct(r, 90));
@@ -79,7 +80,7 @@ public final class ResultsCsv {
         col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());
         col("others_cpu_pct", r -> r.rep.othersCpuPercent());
         col("driver_cpu_s", r -> r.rep.cpuSeconds().get(Repetition.DRIVER));
-        // added with the CPU bound; earlier files end at driver_cpu_s, command (nothing in the lab reads them back)
+        // added later, so appended: the CPU bound's columns, then the open model's
         col("littles_bound_req_per_s", r -> r.cell.littlesLaw().requestsPerSecond());
         col("littles_bound_limit", r -> r.cell.littlesLaw().limit());
         col("cpu_bound_req_per_s", r -> r.cell.bound().cpuCeiling());
@@ -90,8 +91,7 @@ public final class ResultsCsv {
         col("cpu_ms_per_call_accounts", r -> r.rep.cpuMsPerAnswer("accounts-service"));
         col("cpu_ms_per_req_driver", r -> r.rep.cpuMsPerAnswer(Repetition.DRIVER));
         col("harness_cpu_s", r -> r.rep.cpuSeconds().get(Repetition.HARNESS));
-        // added with the open model (vegeta): open rows count latency from each request's due time (p50_ms ..
-        // max_ms), closed rows from the send; the achieved rate is ok ÷ window (= throughput_req_per_s)
+        // open rows count latency (p50_ms .. max_ms) from each request's due time, closed rows from the send
         col("latency_from", r -> r.rep.run().offeredPerSecond() != null ? "due time" : "send");
         col("achieved_rate_req_per_s", r -> r.rep.run().throughput());
         col("sent_p50_ms", r -> sentPct(r, 50));
@@ -107,6 +107,7 @@ public final class ResultsCsv {
     private final String target;
     private final String driver;
 
+    /** @param driver the closed loop's driver (hey, ab); open-model rows name vegeta */
     public ResultsCsv(Path file, String target, String driver) {
         this.file = file;
         this.target = target;
@@ -122,9 +123,7 @@ public final class ResultsCsv {
             }
             for (Repetition rep : cell.repetitions()) {
                 Row row = new Row(cell, rep, target, driver);
-                List<Object> values = new ArrayList<>();
-                COLUMNS.values().forEach(f -> values.add(format(f.apply(row))));
-                csv.printRecord(values);
+                csv.printRecord(COLUMNS.values().stream().map(f -> format(f.apply(row))).toList());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
@@ -135,18 +134,14 @@ public final class ResultsCsv {
         COLUMNS.put(name, value);
     }
 
-    /** ms; empty when the repetition has no answer */
+    /** @return the percentile in ms; empty when the repetition has no answer */
     private static Object pct(Row r, double p) {
         return Stats.percentileMs(r.rep.run().latencyMicros(), p);
     }
 
-    /** open model: vegeta's own latency, from the actual send (what the closed loop reports), ms */
+    /** Open model: vegeta's own latency, from the actual send (what the closed loop reports), ms. */
     private static Object sentPct(Row r, double p) {
         return Stats.percentileMs(r.rep.run().sendLatencyMicros(), p);
-    }
-
-    private static String kinds(Map<String, Long> errors) {
-        return errors.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; "));
     }
 
     /** Absent figures stay empty (never 0); numbers get 3 decimals at most. */

@@ -11,7 +11,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
-import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 
@@ -46,7 +45,7 @@ public final class ResultsMarkdown {
 
     /**
      * @param title  first heading, e.g. {@code fanout-lab benchmark: quick}
-     * @param intro  lines under it: command, machine, target (see {@link Environment#summary})
+     * @param intro  lines under it: command, machine, target
      * @param charts block name to chart file names
      */
     public static String render(String title, List<String> intro, List<CellResult> results, Map<String, List<String>> charts,
@@ -61,26 +60,6 @@ public final class ResultsMarkdown {
                 .collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()));
         blocks.forEach((block, cells) -> block(md, block, cells, charts.getOrDefault(block, List.of())));
         return md.toString();
-    }
-
-    /**
-     * @return one {@code main_service_jvm:} line per distinct JVM main-service ran with in {@code results} (as it
-     *         reported itself at /actuator/info), naming the blocks that used it
-     */
-    public static List<String> mainServiceJvms(List<CellResult> results) {
-        Map<String, List<String>> lines = new LinkedHashMap<>();
-        for (CellResult r : results) {
-            Deployment d = r.deployment();
-            String line = String.format(Locale.ROOT, "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
-                    d.jvm().optionsText(), d.parallelism(), d.jvm().carriers(), d.jvm().collectorAndHeap(), d.cores());
-            List<String> in = lines.computeIfAbsent(line, k -> new ArrayList<>());
-            if (!in.contains(r.cell().block())) {
-                in.add(r.cell().block());
-            }
-        }
-        List<String> out = new ArrayList<>();
-        lines.forEach((line, in) -> out.add("main_service_jvm: " + line + " (blocks: " + String.join(", ", in) + ")"));
-        return out;
     }
 
     private static void block(StringBuilder md, String name, List<CellResult> cells, List<String> charts) {

@@ -9,13 +9,13 @@ import java.util.Map;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.system.AotCache;
-import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
- * The four services on free ports, started by the harness and stopped at the end: main-service restarts only when
- * its knobs change, the downstreams only when the latency does (it is their configured default).
+ * The four services on free ports, started by the harness and stopped at the end: main-service restarts when its
+ * knobs change, all four when the latency does (it is the downstreams' configured default).
  */
 public final class LocalTarget implements Target {
 
@@ -23,10 +23,9 @@ public final class LocalTarget implements Target {
     private LocalSystem system;
 
     /**
-     * @param logDir one log per service, kept next to the results
+     * @param logDir              one log per service, next to the results
      * @param extraMainProperties more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
-     * @param mainJvmOptions      JVM options for main-service in every cell ({@code ./lab bench --jvm-option}), before
-     *                            the cell's own {@code jvmOptions} (so a cell's value wins: the JVM takes the last -D)
+     * @param mainJvmOptions      main-service's JVM options in every cell, before the cell's own (which win)
      * @param aot                 USE: the services start with their JDK AOT caches (trained first when missing)
      */
     public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions,
@@ -34,10 +33,6 @@ public final class LocalTarget implements Target {
         LaunchSpec d = LaunchSpec.defaults(repo);
         this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
                 d.extraJvmArgs(), mainJvmOptions, aot);
-    }
-
-    public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties) {
-        this(repo, logDir, extraMainProperties, List.of(), AotCache.Mode.OFF);
     }
 
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
@@ -60,12 +55,7 @@ public final class LocalTarget implements Target {
 
     @Override
     public URI url(Cell cell) {
-        return URI.create(mainBaseUrl() + ORDERS_PATH + "?concurrency=" + cell.strategy());
-    }
-
-    @Override
-    public URI mainBaseUrl() {
-        return system.mainBaseUrl();
+        return Target.ordersUrl(system.mainBaseUrl(), cell, false);
     }
 
     @Override
@@ -90,7 +80,7 @@ public final class LocalTarget implements Target {
     }
 
     /** @return 1 when main-service (or all four) must (re)start between the two cells, else 0 */
-    static int restarts(Cell previous, Cell next) {
+    public static int restarts(Cell previous, Cell next) {
         LaunchSpec base = LaunchSpec.defaults(Path.of("."));
         return previous == null || !spec(base, previous).equals(spec(base, next)) ? 1 : 0;
     }

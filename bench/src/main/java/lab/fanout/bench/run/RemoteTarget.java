@@ -8,9 +8,9 @@ import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
- * An existing deployment (e.g. a cluster behind {@code kubectl port-forward}): its service knobs are what they are
- * (read from {@code /actuator/info} on its management port); only request-level variants are swept, the latency as the {@code latencyMs}
- * query parameter that main-service forwards to every downstream call.
+ * An existing deployment (e.g. a cluster behind {@code kubectl port-forward}): its service knobs are what its
+ * {@code /actuator/info} says; only request-level variants are swept, the latency as the {@code latencyMs} query
+ * parameter main-service forwards to every downstream call.
  */
 public final class RemoteTarget implements Target {
 
@@ -42,12 +42,7 @@ public final class RemoteTarget implements Target {
 
     @Override
     public URI url(Cell cell) {
-        return URI.create(base + ORDERS_PATH + "?concurrency=" + cell.strategy() + "&latencyMs=" + cell.latencyMs());
-    }
-
-    @Override
-    public URI mainBaseUrl() {
-        return base;
+        return Target.ordersUrl(base, cell, true);
     }
 
     @Override

@@ -15,22 +15,19 @@ import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
- * {@code ./lab bench} while {@code ./lab up}'s services run: one set of services at a time. Cells whose knobs the
- * running main-service has (as its {@code /actuator/info} reports them) run on it, the latency as the
- * {@code latencyMs} query parameter, as with {@code --base-url}. At the first cell that needs other knobs, it says
- * so, stops the services {@code ./lab up} started (by their recorded pids) and hands that cell and every later one
- * to the harness's own services ({@link LocalTarget}); at the end it prints how to start {@code ./lab up} again.
+ * {@code ./lab bench} while {@code ./lab up}'s services run, one set of services at a time: the cells whose knobs the
+ * running main-service reports run on it (the latency as a query parameter, as with {@code --base-url}); at the first
+ * cell that needs other knobs it says so, stops {@code ./lab up}'s services and hands that cell and every later one to
+ * the harness's own ({@link LocalTarget}); at the end it says how to start {@code ./lab up} again.
  */
 public final class UpTarget implements Target {
 
     /**
-     * What the running {@code ./lab up} is.
+     * The running {@code ./lab up}.
      *
-     * @param base       main-service's public URL, e.g. http://localhost:2222
-     * @param management main-service's management URL, e.g. http://localhost:9222
-     * @param pids       service name to pid of the four services (for the CPU accounting)
-     * @param command    how to start it again, e.g. {@code ./lab up --profile virtual}
-     * @param stop       stops the four services and forgets them (the caller owns {@code ./lab up}'s run state)
+     * @param pids    service name to pid, for the CPU accounting
+     * @param command how to start it again, e.g. {@code ./lab up --profile virtual}
+     * @param stop    stops its four services and forgets them
      */
     public record Up(URI base, URI management, Map<String, Long> pids, String command, Runnable stop) {
     }
@@ -42,17 +39,17 @@ public final class UpTarget implements Target {
     private final Map<String, String> mainProperties;
     private final Supplier<Target> own;
     private final PrintStream out;
-    private boolean stopped;
     private Target local;
     private Target current;
 
     /**
-     * @param jvmOptions     {@code ./lab bench --jvm-option}s, which every cell's main-service must run with
-     * @param mainProperties extra Spring properties the cells' main-service must have: a running one cannot be checked
-     *                       for them, so any makes every cell a mismatch
-     * @param own            the harness's own services, made when the first cell does not match
+     * @param jvmOptions     {@code ./lab bench --jvm-option}s every cell's main-service must run with
+     * @param mainProperties extra Spring properties the cells need: a running main-service cannot be checked for them,
+     *                       so any makes every cell a mismatch
+     * @param own            the harness's own services, made at the first cell that does not match
      */
-    public UpTarget(Up up, List<String> jvmOptions, Map<String, String> mainProperties, Supplier<Target> own, PrintStream out) {
+    public UpTarget(Up up, List<String> jvmOptions, Map<String, String> mainProperties, Supplier<Target> own,
+                    PrintStream out) {
         this.up = up;
         this.running = new RemoteTarget(up.base(), up.management());
         this.info = running.info();
@@ -63,10 +60,9 @@ public final class UpTarget implements Target {
     }
 
     /**
-     * @return why {@code main} (a running main-service's knobs) cannot serve {@code cell}, e.g. {@code profile
-     *         platform (./lab up runs virtual)}; empty when it can. The latency travels as the {@code latencyMs} query
-     *         parameter, so it counts only when main-service refuses per-request knobs. Not compared: settings made by
-     *         environment variables beyond these knobs (e.g. FANOUT_DEADLINE), which the table still reports
+     * @return why {@code main} (a running main-service's knobs) cannot serve {@code cell}, e.g. {@code profile platform
+     *         (./lab up runs virtual)}; empty when it can. Settings made by other environment variables (e.g.
+     *         FANOUT_DEADLINE) are not compared; the table reports them.
      */
     static Optional<String> mismatch(Cell cell, ServiceInfo main, List<String> jvmOptions, Map<String, String> mainProperties) {
         List<String> why = new ArrayList<>();
@@ -89,7 +85,9 @@ public final class UpTarget implements Target {
             why.add("pool " + total + "/" + perRoute + " total/per route (./lab up: " + main.poolMaxTotal() + "/"
                     + main.poolMaxPerRoute() + ")");
         }
-        List<String> wanted = new ArrayList<>(toolOptions());
+        // JAVA_TOOL_OPTIONS reach every JVM, ./lab up's and the harness's alike, and lead the input arguments
+        String tool = System.getenv().getOrDefault("JAVA_TOOL_OPTIONS", "").strip();
+        List<String> wanted = new ArrayList<>(tool.isEmpty() ? List.of() : Arrays.asList(tool.split("\\s+")));
         wanted.addAll(jvmOptions);
         wanted.addAll(cell.jvmOptions());
         List<String> has = main.jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList();
@@ -99,46 +97,31 @@ public final class UpTarget implements Target {
         return why.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", why));
     }
 
-    /** JAVA_TOOL_OPTIONS reach every JVM, ./lab up's and the harness's alike, and lead the input arguments. */
-    private static List<String> toolOptions() {
-        String tool = System.getenv("JAVA_TOOL_OPTIONS");
-        return tool == null || tool.isBlank() ? List.of() : Arrays.asList(tool.strip().split("\\s+"));
-    }
-
-    /** @return true when the cell runs on ./lab up's services (they still run and have its knobs) */
-    boolean reuses(Cell cell) {
-        return !stopped && mismatch(cell, info, jvmOptions, mainProperties).isEmpty();
+    private boolean onUp(Cell cell) {
+        return local == null && mismatch(cell, info, jvmOptions, mainProperties).isEmpty();
     }
 
     @Override
     public Deployment prepare(Cell cell) {
-        if (reuses(cell)) {
+        if (onUp(cell)) {
             current = running;
-            return running.prepare(cell);
+        } else {
+            if (local == null) {
+                out.println("this cell needs " + mismatch(cell, info, jvmOptions, mainProperties).orElseThrow()
+                        + ": stopping the services ./lab up started (pids " + up.pids().values() + "), so that one"
+                        + " set runs at a time; the harness starts its own for this and the remaining cells. Start"
+                        + " them again afterwards with: " + up.command());
+                up.stop().run();
+                local = own.get();
+            }
+            current = local;
         }
-        if (!stopped) {
-            out.println("this cell needs " + mismatch(cell, info, jvmOptions, mainProperties).orElseThrow()
-                    + ": stopping the services ./lab up started (pids " + up.pids().values()
-                    + "), so that one set runs at a time; the harness starts its own for this and the remaining cells."
-                    + " Start them again afterwards with: " + up.command());
-            up.stop().run();
-            stopped = true;
-        }
-        if (local == null) {
-            local = own.get();
-        }
-        current = local;
-        return local.prepare(cell);
+        return current.prepare(cell);
     }
 
     @Override
     public URI url(Cell cell) {
         return current.url(cell);
-    }
-
-    @Override
-    public URI mainBaseUrl() {
-        return current.mainBaseUrl();
     }
 
     @Override
@@ -159,26 +142,18 @@ public final class UpTarget implements Target {
 
     @Override
     public int restartsBetween(Cell previous, Cell next) {
-        if (!stopped && mismatch(next, info, jvmOptions, mainProperties).isEmpty()
-                && (previous == null || mismatch(previous, info, jvmOptions, mainProperties).isEmpty())) {
+        boolean previousOnUp = previous != null && onUp(previous);
+        if (onUp(next) && (previous == null || previousOnUp)) {
             return 0;
         }
         // a matching cell after a mismatch runs on the harness's services: ./lab up's are stopped by then
-        boolean previousOnUp = previous != null && mismatch(previous, info, jvmOptions, mainProperties).isEmpty();
         return previousOnUp ? 1 : LocalTarget.restarts(previous, next);
-    }
-
-    /** @return whether ./lab up's services were stopped for a cell (then {@link #close} says how to restart them) */
-    public boolean stoppedUp() {
-        return stopped;
     }
 
     @Override
     public void close() {
         if (local != null) {
             local.close();
-        }
-        if (stopped) {
             out.println("The services of ./lab up were stopped for cells with other knobs; start them again with: "
                     + up.command());
         }

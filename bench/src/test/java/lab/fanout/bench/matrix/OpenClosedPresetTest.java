@@ -4,7 +4,8 @@ import java.util.List;
 
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.Cell;
-import lab.fanout.bench.run.BenchRunner;
+import lab.fanout.bench.run.Eta;
+import lab.fanout.bench.run.LocalTarget;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +49,6 @@ class OpenClosedPresetTest {
     @Test
     void fitsAboutAQuarterOfAnHourOn2Cores() {
         // the harness's own estimate (bounds, warm-ups, one service start), not a measurement
-        assertThat(BenchRunner.estimate(cells, true).toMinutes()).isBetween(5L, 15L);
+        assertThat(new Eta(cells, LocalTarget::restarts).remaining().toMinutes()).isBetween(5L, 15L);
     }
 }

@@ -38,6 +38,6 @@ class SoakPresetTest {
                 """;
         assertThat(MatrixFile.yaml("x", yaml, "x.yaml").mainProperties()).isEqualTo(Map.of("fanout.deadline", "20s"));
         assertThat(MatrixFile.yaml("x", yaml.substring(yaml.indexOf("blocks:")), "x.yaml").mainProperties()).isEmpty();
-        assertThat(new Matrix("m", List.of()).mainProperties()).isEmpty();
+        assertThat(new Matrix("m", List.of(), null).mainProperties()).isEmpty();
     }
 }

@@ -65,7 +65,7 @@ class ReportTest {
         assertThat(bars.getSeriesMap().values().iterator().next().getXData()).map(Object::toString)
                 .containsExactly("virtualThreadPerTask / virtual pool=100 commonPool parallelism=1",
                         "virtualThreadPerTask / virtual pool=10 commonPool parallelism=8");
-        assertThat(ResultsMarkdown.mainServiceJvms(tuned)).hasSize(2).first().asString()
+        assertThat(Report.mainServiceJvms(tuned)).hasSize(2).first().asString()
                 .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1; commonPoolParallelism: 1;"
                         + " carriers: parallelism 2, maxPoolSize 256, minRunnable 1; gc: G1 Young Generation");
     }

@@ -38,33 +38,34 @@ class BenchRunnerTest {
     @Test
     void warmUpEndsWhenTheJitHasSettled() {
         // the rate held while the JIT still compiled 4.4 s in a 4 s run (two compiler threads): not warm
-        assertThat(BenchRunner.steady(warmup(250, 4), warmup(252, 4), 4400.0, 4000)).isFalse();
-        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 87.0, 4000)).isTrue();
-        assertThat(BenchRunner.steady(warmup(380, 4), warmup(425, 4), 250.0, 4000)).isFalse();   // 6 %, +12 %
+        assertThat(Warmup.steady(warmup(250, 4), warmup(252, 4), 4400.0, 4000)).isFalse();
+        assertThat(Warmup.steady(warmup(415, 4), warmup(425, 4), 87.0, 4000)).isTrue();
+        assertThat(Warmup.steady(warmup(380, 4), warmup(425, 4), 250.0, 4000)).isFalse();   // 6 %, +12 %
     }
 
     @Test
     void aPlateauEndsTheWarmUpOnceTheJitIsDownToAFifth() {
-        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 250.0, 4000)).isTrue();    // 6 %, rate +2.4 %
-        assertThat(BenchRunner.steady(warmup(415, 4), warmup(425, 4), 850.0, 4000)).isFalse();   // 21 %
-        assertThat(BenchRunner.steady(warmup(440, 4), warmup(425, 4), 400.0, 4000)).isFalse();   // 10 %, rate -3.4 %
+        assertThat(Warmup.steady(warmup(415, 4), warmup(425, 4), 250.0, 4000)).isTrue();    // 6 %, rate +2.4 %
+        assertThat(Warmup.steady(warmup(415, 4), warmup(425, 4), 850.0, 4000)).isFalse();   // 21 %
+        assertThat(Warmup.steady(warmup(440, 4), warmup(425, 4), 400.0, 4000)).isFalse();   // 10 %, rate -3.4 %
     }
 
     @Test
     void withoutTheJitMetricWarmUpEndsWhenTheRateStopsClimbing() {
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(360, 3), null, 3000)).isFalse();   // +20 %
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(320, 3), null, 3000)).isTrue();
-        assertThat(BenchRunner.steady(warmup(300, 3), warmup(200, 3), null, 3000)).isTrue();    // a dip is noise
+        assertThat(Warmup.steady(warmup(300, 3), warmup(360, 3), null, 3000)).isFalse();   // +20 %
+        assertThat(Warmup.steady(warmup(300, 3), warmup(320, 3), null, 3000)).isTrue();
+        assertThat(Warmup.steady(warmup(300, 3), warmup(200, 3), null, 3000)).isTrue();    // a dip is noise
     }
 
     @Test
     void estimateCountsWarmUpRepetitionsAndRestarts() {
         Cell c = cell(null, 4, null);
-        double one = BenchRunner.Eta.estimateSeconds(c);
+        double one = Eta.estimateSeconds(c);
         assertThat(one).isGreaterThan(3 + 3 * 4);
-        assertThat(BenchRunner.estimate(java.util.List.of(c, c), true)).isEqualTo(Duration.ofSeconds(Math.round(2 * one + BenchRunner.RESTART_SECONDS)));
-        assertThat(BenchRunner.Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
-        assertThat(BenchRunner.Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
+        assertThat(new Eta(java.util.List.of(c, c), LocalTarget::restarts).remaining())
+                .isEqualTo(Duration.ofSeconds(Math.round(2 * one + Eta.RESTART_SECONDS)));
+        assertThat(Eta.format(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
+        assertThat(Eta.format(Duration.ofSeconds(65))).isEqualTo("1:05");
     }
 
     @Test
@@ -74,8 +75,8 @@ class BenchRunnerTest {
         BenchRunner runner = new BenchRunner(null, hey, vegeta, java.nio.file.Path.of("raw"), System.out, r -> { });
         assertThat(runner.driverFor(cell(1000, null, null))).isSameAs(hey);
         assertThat(runner.driverFor(cell(null, 5, 200.0))).isSameAs(vegeta);
-        // without an open-model driver (the older constructor) a rate falls back to the closed loop's, hey -q
-        BenchRunner heyOnly = new BenchRunner(null, hey, java.nio.file.Path.of("raw"), System.out, r -> { });
+        // without an open-model driver a rate falls back to the closed loop's, hey -q
+        BenchRunner heyOnly = new BenchRunner(null, hey, null, java.nio.file.Path.of("raw"), System.out, r -> { });
         assertThat(heyOnly.driverFor(cell(null, 5, 200.0))).isSameAs(hey);
     }
 }
