@@ -26,7 +26,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
             ServiceDefaults.DOWNSTREAMS.stream()), Stream.of(Repetition.DRIVER)).toList();
 
     public Double throughputMedian() {
-        return Stats.median(each(r -> r.run().throughput()));
+        return median(r -> r.run().throughput());
     }
 
     public Double throughputMin() {
@@ -45,10 +45,6 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     /** @return median throughput ÷ {@link #bound()}, or NaN when unbounded */
     public double efficiency() {
         return bound().efficiency(throughputMedian());
-    }
-
-    public Double windowMedianSeconds() {
-        return Stats.median(each(r -> r.run().windowSeconds()));
     }
 
     public Histogram latencies() {
@@ -72,25 +68,14 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return errors().values().stream().mapToLong(Long::longValue).sum();
     }
 
-    public long requests() {
-        return repetitions.stream().mapToLong(r -> r.run().answered() + r.run().errors().getOrDefault("transport", 0L))
-                .sum();
+    /** @return the median of a figure over the repetitions, null when absent from all */
+    public Double median(Function<Repetition, Double> figure) {
+        return Stats.median(each(figure));
     }
 
-    public Double peakPlatformThreads() {
-        return Stats.max(each(r -> r.server().peakPlatformThreads()));
-    }
-
-    public Double peakVirtualThreads() {
-        return Stats.max(each(r -> r.server().peakVirtualThreads()));
-    }
-
-    public Double peakPoolLeased() {
-        return Stats.max(each(r -> r.server().peakPoolLeased()));
-    }
-
-    public Double peakPoolPending() {
-        return Stats.max(each(r -> r.server().peakPoolPending()));
+    /** @return the largest value of one of main-service's figures over the repetitions, null when absent from all */
+    public Double peak(Function<ServerFigures, Double> figure) {
+        return Stats.max(each(r -> figure.apply(r.server())));
     }
 
     /** @return {@link #cpuMsPerAnswer} of each downstream in {@link ServiceDefaults#DOWNSTREAMS}' order (nulls kept) */
@@ -124,21 +109,13 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return cpu == null || answered == 0 ? null : 1000 * cpu / answered;
     }
 
-    public Double machineBusyPercent() {
-        return Stats.median(each(Repetition::machineBusyPercent));
-    }
-
-    public Double othersCpuPercent() {
-        return Stats.median(each(Repetition::othersCpuPercent));
-    }
-
     /**
      * @return whether an open-model cell's answered rate reached 95 % of the offered one (vegeta sends on schedule
      *         whatever the server does, so a shortfall is the server's); true for a closed loop
      */
     public boolean rateSustained() {
         Double offered = cell.ratePerSecond();
-        return offered == null || Stats.median(each(r -> r.run().answeredPerSecond())) >= 0.95 * offered;
+        return offered == null || median(r -> r.run().answeredPerSecond()) >= 0.95 * offered;
     }
 
     private List<Double> each(Function<Repetition, Double> f) {

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-
 import javax.imageio.ImageIO;
 
 import lab.fanout.bench.model.CellResult;

@@ -3,7 +3,6 @@ package lab.fanout.bench.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -13,6 +12,7 @@ import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServerFigures;
 
 /**
  * {@code results.md}: per block a knobs header and, per profile, a table in the seed's shape (Concurrency, Executor,
@@ -21,8 +21,15 @@ import lab.fanout.bench.model.Repetition;
  */
 public final class ResultsMarkdown {
 
-    /** A knob that can vary inside a block: its header label, column label and value. */
-    private record Knob(String header, String column, Function<CellResult, Object> value) {
+    /** A column: its header and its cell. */
+    private record Column(String header, Function<CellResult, Object> value) {
+    }
+
+    /** A knob that can vary inside a block: its label in the block's header, and its column. */
+    private record Knob(String label, Column column) {
+        Knob(String label, String header, Function<CellResult, Object> value) {
+            this(label, new Column(header, value));
+        }
     }
 
     private static final List<Knob> KNOBS = List.of(
@@ -34,11 +41,43 @@ public final class ResultsMarkdown {
             new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
             new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null
                     ? "closed loop" : Fmt.rate(r.cell().ratePerSecond()) + " req/s offered (open model)"),
-            // main-service's JVM as it reported itself (/actuator/info knobs.runtime), not as the matrix asked
+            // main-service's JVM as it reported itself, not as the matrix asked
             new Knob("JVM options         ", "JVM options", r -> r.deployment().jvm().optionsText()),
             new Knob("Common pool         ", "Common pool", r -> "parallelism " + r.deployment().parallelism()),
             new Knob("Carriers (virtual)  ", "Carriers", r -> r.deployment().jvm().carriers()),
             new Knob("GC and heap         ", "GC and heap", r -> r.deployment().jvm().collectorAndHeap()));
+
+    static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
+
+    private static final List<Column> FIGURES = List.of(
+            new Column("Req./Sec. median (min–max)", r -> Fmt.rate(r.throughputMedian()) + " ("
+                    + Fmt.rate(r.throughputMin()) + "–" + Fmt.rate(r.throughputMax()) + ")"
+                    + (r.rateSustained() ? "" : " ⚠ rate not sustained")),
+            new Column("Bound (limit)", r -> Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")"),
+            new Column("Efficiency", r -> Fmt.pct(r.efficiency())),
+            new Column("Little's law · CPU bound", r -> Fmt.rate(r.littlesLaw().requestsPerSecond()) + " ("
+                    + r.littlesLaw().limit() + ") · " + Fmt.rate(r.bound().cpuCeiling())),
+            new Column("p50 / p90 / p99 / max (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / " + Fmt.num(r.latencyMs(90), 0)
+                    + " / " + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0)),
+            new Column("Errors", r -> Fmt.errors(r.errorCount(), r.errors())),
+            new Column("Time (s)", r -> Fmt.num(r.median(rep -> rep.run().windowSeconds()), 1)),
+            new Column("Peak threads platform / virtual", r -> Fmt.num(r.peak(ServerFigures::peakPlatformThreads), 0)
+                    + " / " + Fmt.num(r.peak(ServerFigures::peakVirtualThreads), 0)),
+            new Column("Peak pool leased / pending", r -> Fmt.num(r.peak(ServerFigures::peakPoolLeased), 0) + " / "
+                    + Fmt.num(r.peak(ServerFigures::peakPoolPending), 0)),
+            new Column(CPU_COLUMN, r -> Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + r.downstreamCpuMsPerCall().stream()
+                    .map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / ")) + " · "
+                    + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
+            new Column("Heap after (MB)", r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
+            new Column("Machine CPU (others)", r -> Fmt.num(r.median(Repetition::machineBusyPercent), 0) + " % ("
+                    + Fmt.num(r.median(Repetition::othersCpuPercent), 0) + " %)"));
+
+    /** n/a, never 0, where the harness could not read a process's CPU. */
+    static final String CPU_UNKNOWN = """
+            n/a in CPU ms/req and the CPU bound: the harness cannot read the CPU of processes it did not start (an \
+            existing deployment, `--base-url`: their pids are unknown here, and they may run on another machine), so \
+            D is unknown and the bound is Little's law alone. main-service's figure then comes from its own \
+            `process_cpu_time_ns_total` when it publishes it.""";
 
     private ResultsMarkdown() {
     }
@@ -48,87 +87,54 @@ public final class ResultsMarkdown {
      * @param intro  lines under it: command, machine, target
      * @param charts block name to chart file names
      */
-    public static String render(String title, List<String> intro, List<CellResult> results, Map<String, List<String>> charts,
-                                boolean interrupted) {
+    public static String render(String title, List<String> intro, List<CellResult> results,
+                                Map<String, List<String>> charts, boolean interrupted) {
         StringBuilder md = new StringBuilder("# " + title + "\n\n");
         intro.forEach(line -> md.append(line).append("  \n"));
         if (interrupted) {
             md.append("\n**Interrupted (Ctrl-C): only the cells finished before are shown.**\n");
         }
         md.append("\n").append(LEGEND);
-        Map<String, List<CellResult>> blocks = results.stream()
-                .collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()));
-        blocks.forEach((block, cells) -> block(md, block, cells, charts.getOrDefault(block, List.of())));
+        results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
+                .forEach((block, cells) -> block(md, block, cells, charts.getOrDefault(block, List.of())));
         return md.toString();
     }
 
     private static void block(StringBuilder md, String name, List<CellResult> cells, List<String> charts) {
-        List<Knob> varying = KNOBS.stream().filter(k -> cells.stream().map(k.value).distinct().count() > 1).toList();
+        List<Knob> varying = KNOBS.stream().filter(k -> cells.stream().map(k.column.value).distinct().count() > 1).toList();
         CellResult first = cells.getFirst();
         Cell c = first.cell();
         md.append("\n## ").append(name).append("\n\n```\n");
-        KNOBS.stream().filter(k -> !varying.contains(k)).forEach(k -> md.append(k.header).append(" : ").append(k.value.apply(first)).append('\n'));
+        KNOBS.stream().filter(k -> !varying.contains(k))
+                .forEach(k -> md.append(k.label).append(" : ").append(k.column.value.apply(first)).append('\n'));
         md.append("Request Number       : ").append(c.requests() != null ? c.requests() + " per repetition"
                 : "sized for " + c.durationSeconds() + " s per repetition from the warm-up's rate").append('\n');
         md.append("Repetitions          : ").append(c.repetitions()).append(" after ").append(c.warmupSeconds())
                 .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
         md.append("Cores                : ").append(first.deployment().cores())
                 .append(" (main-service's availableProcessors)\n```\n");
-        Map<String, List<CellResult>> byProfile = cells.stream()
-                .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
-        byProfile.forEach((profile, rows) -> table(md, profile, rows, varying));
+        List<Column> columns = new ArrayList<>(List.of(new Column("Concurrency", r -> r.cell().strategy().concurrencyLabel()),
+                new Column("Executor", r -> r.cell().strategy().executorLabel())));
+        varying.forEach(k -> columns.add(k.column));
+        columns.addAll(FIGURES);
+        cells.stream().collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
+                .forEach((profile, rows) -> table(md, profile, rows, columns));
         charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
     }
 
-    private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Knob> varying) {
-        md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n");
-        List<String> head = new ArrayList<>(List.of("Concurrency", "Executor"));
-        varying.forEach(k -> head.add(k.column));
-        head.addAll(List.of("Req./Sec. median (min–max)", "Bound (limit)", "Efficiency", "Little's law · CPU bound",
-                "p50 / p90 / p99 / max (ms)", "Errors", "Time (s)", "Peak threads platform / virtual",
-                "Peak pool leased / pending", CPU_COLUMN, "Heap after (MB)", "Machine CPU (others)"));
-        md.append("| ").append(String.join(" | ", head)).append(" |\n|");
-        head.forEach(h -> md.append(h.startsWith("Concurrency") || h.equals("Executor") ? ":---|" : "---:|"));
+    private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Column> columns) {
+        md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n| ")
+                .append(columns.stream().map(Column::header).collect(Collectors.joining(" | "))).append(" |\n|");
+        columns.forEach(col -> md.append(col.header.equals("Concurrency") || col.header.equals("Executor") ? ":---|" : "---:|"));
         md.append('\n');
         for (CellResult r : rows) {
-            List<String> cells = new ArrayList<>(List.of(r.cell().strategy().concurrencyLabel(), r.cell().strategy().executorLabel()));
-            varying.forEach(k -> cells.add(Objects.toString(k.value.apply(r))));
-            cells.add(Fmt.rate(r.throughputMedian()) + " (" + Fmt.rate(r.throughputMin()) + "–" + Fmt.rate(r.throughputMax()) + ")"
-                    + (r.rateSustained() ? "" : " ⚠ rate not sustained"));
-            cells.add(Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")");
-            cells.add(Fmt.pct(r.efficiency()));
-            cells.add(Fmt.rate(r.littlesLaw().requestsPerSecond()) + " (" + r.littlesLaw().limit() + ") · "
-                    + Fmt.rate(r.bound().cpuCeiling()));
-            cells.add(Fmt.num(r.latencyMs(50), 0) + " / " + Fmt.num(r.latencyMs(90), 0) + " / "
-                    + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0));
-            cells.add(Fmt.errors(r.errorCount(), r.errors()));
-            cells.add(Fmt.num(r.windowMedianSeconds(), 1));
-            cells.add(Fmt.num(r.peakPlatformThreads(), 0) + " / " + Fmt.num(r.peakVirtualThreads(), 0));
-            cells.add(Fmt.num(r.peakPoolLeased(), 0) + " / " + Fmt.num(r.peakPoolPending(), 0));
-            cells.add(cpuMs(r));
-            cells.add(Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0));
-            cells.add(Fmt.num(r.machineBusyPercent(), 0) + " % (" + Fmt.num(r.othersCpuPercent(), 0) + " %)");
-            md.append("| ").append(String.join(" | ", cells)).append(" |\n");
+            md.append("| ").append(columns.stream().map(col -> Objects.toString(col.value.apply(r)))
+                    .collect(Collectors.joining(" | "))).append(" |\n");
         }
         if (rows.stream().anyMatch(r -> r.cpuSecondsPerRequest() == null)) {
             md.append("\n").append(CPU_UNKNOWN).append('\n');
         }
-    }
-
-    static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
-
-    /** n/a, never 0, where the harness could not read a process's CPU. */
-    static final String CPU_UNKNOWN = """
-            n/a in CPU ms/req and the CPU bound: the harness cannot read the CPU of processes it did not start (an \
-            existing deployment, `--base-url`: their pids are unknown here, and they may run on another machine), so \
-            D is unknown and the bound is Little's law alone. main-service's figure then comes from its own \
-            `process_cpu_time_ns_total` when it publishes it.""";
-
-    private static String cpuMs(CellResult r) {
-        return Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + r.downstreamCpuMsPerCall().stream()
-                .map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
-                + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2);
     }
 
     static final String LEGEND = """

@@ -9,8 +9,8 @@ import java.util.Map;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.system.AotCache;
-import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
