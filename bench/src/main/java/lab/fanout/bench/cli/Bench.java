@@ -73,7 +73,7 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler or faults (default: quick unless --matrix); faults is not a"
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead or faults (default: quick unless --matrix); faults is not a"
                     + " throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
