@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.LocalSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,8 @@ class MainGracefulShutdownIT {
     @Test
     void inFlightRequestFinishesAndNewConnectionsAreRefused() throws Exception {
         LocalSystem system = RunningServices.get();
-        int port = system.ports().get(LocalSystem.MAIN);
-        ProcessHandle main = ProcessHandle.of(system.pids().get(LocalSystem.MAIN)).orElseThrow();
+        int port = system.ports().get(ServiceDefaults.MAIN);
+        ProcessHandle main = ProcessHandle.of(system.pids().get(ServiceDefaults.MAIN)).orElseThrow();
         // the first request through a fresh JVM loads hundreds of classes: not part of what is measured here
         http.send(HttpRequest.newBuilder(system.mainBaseUrl().resolve(ENDPOINT + "&latencyMs=0")).build(),
                 HttpResponse.BodyHandlers.discarding());

@@ -2,8 +2,9 @@ package lab.fanout.reliability;
 
 import java.nio.file.Path;
 
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.LocalSystem;
 
 /**
  * The four packaged services, started once for all the tests of this JVM (virtual profile, defaults otherwise, free
@@ -45,13 +46,13 @@ final class RunningServices {
             case "orders-service" -> "/order/api/v1/orders";
             case "products-service" -> "/product/api/v1/products";
             case "accounts-service" -> "/account/api/v1/accounts";
-            case LocalSystem.MAIN -> "/backoffice/api/v1/backoffice/orders";
+            case ServiceDefaults.MAIN -> "/backoffice/api/v1/backoffice/orders";
             default -> throw new IllegalArgumentException(service);
         };
     }
 
     /** @return a query the service answers 200 to, to which a test may append {@code &name=value} */
     static String validQuery(String service) {
-        return service.equals(LocalSystem.MAIN) ? "concurrency=scopeFork" : "";
+        return service.equals(ServiceDefaults.MAIN) ? "concurrency=scopeFork" : "";
     }
 }

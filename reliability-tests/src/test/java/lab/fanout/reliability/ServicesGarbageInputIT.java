@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.model.ServiceDefaults;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -100,9 +100,9 @@ class ServicesGarbageInputIT {
 
     static Stream<Arguments> garbageAtEveryService() {
         List<Arguments> all = new ArrayList<>();
-        for (String service : LocalSystem.SERVICES) {
+        for (String service : ServiceDefaults.SERVICES) {
             for (Garbage garbage : GARBAGE) {
-                if (!garbage.downstreamsOnly() || !service.equals(LocalSystem.MAIN)) {
+                if (!garbage.downstreamsOnly() || !service.equals(ServiceDefaults.MAIN)) {
                     all.add(Arguments.of(service, garbage));
                 }
             }
@@ -111,7 +111,7 @@ class ServicesGarbageInputIT {
     }
 
     static Stream<Arguments> managementGarbageAtEveryService() {
-        return LocalSystem.SERVICES.stream().flatMap(s -> MANAGEMENT_GARBAGE.stream().map(g -> Arguments.of(s, g)));
+        return ServiceDefaults.SERVICES.stream().flatMap(s -> MANAGEMENT_GARBAGE.stream().map(g -> Arguments.of(s, g)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
@@ -150,6 +150,6 @@ class ServicesGarbageInputIT {
     }
 
     static List<String> services() {
-        return LocalSystem.SERVICES;
+        return ServiceDefaults.SERVICES;
     }
 }

@@ -23,8 +23,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 
-import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.systemtests.Dashboards.Query;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,7 +72,7 @@ class DashboardsEndToEndIT {
         system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
                 WORK.resolve("logs"), Map.of(), Map.of(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
         prometheus = LocalPrometheus.start(prometheusBinary, system.managementPorts(), WORK.resolve("prometheus"));
-        awaitPrometheus("count(up == 1)", LocalSystem.SERVICES.size(), "all four targets up");
+        awaitPrometheus("count(up == 1)", ServiceDefaults.SERVICES.size(), "all four targets up");
         strategies = strategies();
         int backofficeRequests = drive(strategies);
         // the last scrape must have happened after the load: it then holds every request
@@ -115,7 +116,7 @@ class DashboardsEndToEndIT {
         assertThat(prometheus.query("count by (job, __name__) ({job=~\".+\", __name__!~\"up|scrape_.*\", application=\"\"})"))
                 .as("series without application").isEmpty();
         assertThat(labelValues("process_uptime_seconds", "application"))
-                .containsExactlyInAnyOrderElementsOf(LocalSystem.SERVICES);
+                .containsExactlyInAnyOrderElementsOf(ServiceDefaults.SERVICES);
         assertThat(labelValues("process_uptime_seconds", "instance"))
                 .containsExactlyInAnyOrderElementsOf(system.managementPorts().values().stream().map(p -> "localhost:" + p).toList());
     }
@@ -128,7 +129,7 @@ class DashboardsEndToEndIT {
     @Test
     void everyMetricTheDashboardsUseIsScraped() throws Exception {
         Set<String> scraped = new TreeSet<>();
-        for (String service : LocalSystem.SERVICES) {
+        for (String service : ServiceDefaults.SERVICES) {
             String body = get(system.managementUrl(service).resolve("/actuator/prometheus")).body();
             body.lines().filter(line -> !line.isBlank() && !line.startsWith("#"))
                     .map(line -> line.split("[{ ]", 2)[0]).forEach(scraped::add);
