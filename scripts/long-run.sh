@@ -8,7 +8,7 @@
 # compiler thread that exits inside the window takes its share with it, so the JIT part is a lower bound).
 # Usage: scripts/long-run.sh STRATEGY CLIENTS [WARMUP_S=120] [WINDOW_S=60] [-- ./lab up options...]
 #   e.g. scripts/long-run.sh completableFutureWithVirtualTaskExecutor 200 120 60 -- --pool-size 2000 --latency-ms 200
-# Needs: hey, bc, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
+# Needs: hey, bc, jq, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/main-threads.sh
@@ -26,8 +26,7 @@ command -v hey >/dev/null && command -v bc >/dev/null || { echo "needs hey and b
 ./lab down >/dev/null 2>&1 || true
 ./lab up "$@"
 trap './lab down >/dev/null 2>&1 || true' EXIT
-state=.lab/run/system.properties
-pid() { sed -n "s/^pid\.$1=//p" "$state"; }
+pid() { jq -r --arg s "$1" '.processes[$s].pid' .lab/run/system.json; }
 services=(main-service orders-service products-service accounts-service)
 jiffies() { for s in "${services[@]}"; do awk '{print $14 + $15}' "/proc/$(pid "$s")/stat"; done; }
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"

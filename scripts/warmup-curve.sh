@@ -6,7 +6,7 @@
 # management port, over the measured interval; CPU: utime + stime per thread, /proc/<pid>/task/*/stat, USER_HZ 100.
 # Usage: scripts/warmup-curve.sh STRATEGY CLIENTS [SECONDS=90] [STEP=5] [-- ./lab up options...]
 #   e.g. scripts/warmup-curve.sh completableFutureWithVirtualTaskExecutor 200 90 5 -- --pool-size 2000 --aot
-# Needs: hey, bc, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
+# Needs: hey, bc, jq, a quiet machine; stops a running ./lab up first (its own services) and leaves none running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/main-threads.sh
@@ -27,7 +27,7 @@ start=$(date +%s.%N)
 echo "./lab up $*: ready after $(echo "$(date +%s.%N) - $start" | bc | xargs printf '%.1f') s"
 hey_pid=
 trap '[[ -n $hey_pid ]] && kill "$hey_pid" 2>/dev/null; ./lab down >/dev/null 2>&1 || true' EXIT
-pid=$(sed -n 's/^pid\.main-service=//p' .lab/run/system.properties)
+pid=$(jq -r '.processes["main-service"].pid' .lab/run/system.json)
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
 answered() {

@@ -41,7 +41,6 @@ import lab.fanout.bench.run.UpTarget;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.OpenFileLimit;
-import lab.fanout.bench.system.Processes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -299,20 +298,10 @@ public final class Bench implements Callable<Integer> {
         running.forEach((name, h) -> pids.put(name, h.pid()));
         URI base = URI.create("http://localhost:" + state.port(ServiceDefaults.MAIN).orElseThrow());
         URI management = URI.create("http://localhost:" + state.managementPort(ServiceDefaults.MAIN).orElseThrow());
-        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> stopUp(state, running));
+        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> state.stop(ServiceDefaults.SERVICES));
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
-    }
-
-    /** Stops the four services ./lab up started, main-service first (as ./lab down), and forgets them; prometheus stays. */
-    private static void stopUp(RunState state, Map<String, ProcessHandle> running) {
-        Processes.terminate(List.of(running.get(ServiceDefaults.MAIN)));
-        Processes.terminate(running.entrySet().stream().filter(e -> !e.getKey().equals(ServiceDefaults.MAIN))
-                .map(Map.Entry::getValue).toList());
-        running.forEach((name, h) -> System.out.println("stopped " + name + " (pid " + h.pid() + ")"));
-        ServiceDefaults.SERVICES.forEach(state::remove);
-        state.save();
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */
@@ -330,8 +319,12 @@ public final class Bench implements Callable<Integer> {
 
     /** {@code --preset faults}: scenarios, not cells (lab.fanout.bench.faults.FaultsPreset), on services it starts. */
     private int faults(Workspace ws) {
-        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || dryRun || !mainProperties.isEmpty()) {
-            throw bad("--preset faults takes only --out: it starts its own services with a 2 s deadline");
+        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || !mainProperties.isEmpty()) {
+            throw bad("--preset faults takes only --out and --dry-run: it starts its own services with a 2 s deadline");
+        }
+        if (dryRun) {
+            FaultsPreset.plan().forEach(System.out::println);
+            return 0;
         }
         Path dir = out != null ? out : ws.results().resolve(timestamp() + "-faults");
         FaultsPreset.run(ws.repo(), dir, System.out);

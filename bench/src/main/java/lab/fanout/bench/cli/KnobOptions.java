@@ -2,6 +2,7 @@ package lab.fanout.bench.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
@@ -23,7 +24,8 @@ final class KnobOptions {
     Integer tomcatThreads;
 
     @Option(names = "--pool-size", paramLabel = "N",
-            description = "HTTP connection pool of main-service, total and per downstream (default: " + ServiceDefaults.POOL_TOTAL
+            description = "HTTP connection pool of main-service, total and per downstream (default: "
+                    + ServiceDefaults.POOL_TOTAL
                     + " total, " + ServiceDefaults.POOL_PER_ROUTE + " per downstream)")
     Integer poolSize;
 
@@ -34,14 +36,15 @@ final class KnobOptions {
     @Option(names = "--jvm-option", paramLabel = "OPTION",
             description = {"JVM option of main-service, repeatable: -D<name>=<value>, -X<option> or -XX:<option>;"
                     + " write it with '=', e.g. --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8,"
-                    + " --jvm-option=-Djdk.virtualThreadScheduler.parallelism=1, --jvm-option=-XX:+UseZGC, --jvm-option=-Xmx512m"})
+                    + " --jvm-option=-Djdk.virtualThreadScheduler.parallelism=1, --jvm-option=-XX:+UseZGC,"
+                    + " --jvm-option=-Xmx512m"})
     List<String> jvmOptions = new ArrayList<>();
 
     @Option(names = "--aot", description = "start each service with its JDK AOT cache (.lab/aot), trained first"
             + " (about a minute) when missing or its jar was rebuilt")
     boolean aot;
 
-    /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option that is not a -D/-X option (message: the fix) */
+    /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option not -D/-X (message: the fix) */
     LaunchSpec apply(LaunchSpec spec) {
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvmOptions)
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
@@ -49,26 +52,16 @@ final class KnobOptions {
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
     String asArgs() {
-        List<String> args = new ArrayList<>(List.of("--profile", profile.name()));
-        add(args, "--tomcat-threads", tomcatThreads);
-        add(args, "--pool-size", poolSize);
-        add(args, "--latency-ms", latencyMs);
-        jvmOptions.forEach(o -> args.add("--jvm-option=" + o));
-        if (aot) {
-            args.add("--aot");
-        }
-        return String.join(" ", args);
+        return "--profile " + profile + option("--tomcat-threads", tomcatThreads) + option("--pool-size", poolSize)
+                + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
+                .collect(Collectors.joining()) + (aot ? " --aot" : "");
     }
 
     boolean anyGiven() {
-        return profile != Profile.virtual || tomcatThreads != null || poolSize != null || latencyMs != null
-                || !jvmOptions.isEmpty() || aot;
+        return !asArgs().equals("--profile virtual");
     }
 
-    private static void add(List<String> args, String name, Integer value) {
-        if (value != null) {
-            args.add(name);
-            args.add(value.toString());
-        }
+    private static String option(String name, Integer value) {
+        return value == null ? "" : " " + name + " " + value;
     }
 }

@@ -1,5 +1,7 @@
 package lab.fanout.bench.cli;
 
+import java.io.UncheckedIOException;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Spec;
@@ -28,7 +30,8 @@ public final class LabCommand implements Runnable {
 
     /** Expected failures (a busy port, a missing tool, a service that did not start) print their message, no trace. */
     private static int failure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) throws Exception {
-        if (e instanceof IllegalStateException || e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
+        if (e instanceof IllegalStateException || e instanceof IllegalArgumentException
+                || e instanceof UncheckedIOException) {
             cl.getErr().println("lab " + cl.getCommandName() + ": " + e.getMessage());
             return 1;
         }

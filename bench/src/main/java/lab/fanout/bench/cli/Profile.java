@@ -150,7 +150,7 @@ public final class Profile implements Callable<Integer> {
         long mainPid;
         try (LocalSystem system = LocalSystem.start(launch)) {
             mainPid = system.pids().get(ServiceDefaults.MAIN);
-            URI url = URI.create(system.mainBaseUrl() + Up.ORDERS_PATH + "?concurrency=" + s);
+            URI url = URI.create(system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH + "?concurrency=" + s);
             if (warmupSeconds > 0) {
                 System.out.printf("warm-up: %d s of load, not profiled ...%n", warmupSeconds);
                 DriverRun w = hey.run(load(url, warmupSeconds), dir.resolve("raw/warmup"));

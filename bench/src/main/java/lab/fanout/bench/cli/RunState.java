@@ -1,112 +1,133 @@
 package lab.fanout.bench.cli;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
+import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import lab.fanout.bench.model.ServiceDefaults;
+import lab.fanout.bench.system.Processes;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What {@code ./lab up} left running, in {@code .lab/run/system.properties}: pid, port and management port per
- * service (pid and port of prometheus), and the knobs it was started with. A pid only counts while its process still runs the same program,
- * so a stale file (after a reboot, a kill) never makes {@code down} signal an unrelated process.
+ * What {@code ./lab up} left running, as {@code .lab/run/system.json} (scripts read it with jq), e.g.
+ * {@code {"knobs": "--profile virtual", "processes": {"main-service": {"pid": 4242, "port": 2222, "managementPort":
+ * 9222}, ...}}}. A pid only counts while its process still runs the same program, so a stale file (after a reboot, a
+ * kill) never makes {@code down} signal an unrelated process.
  */
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY)
 final class RunState {
 
     static final String PROMETHEUS = "prometheus";
+    private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    private final Path file;
-    private final Properties props = new Properties();
+    /** @param managementPort the actuator's port; null for prometheus */
+    record Entry(long pid, int port, Integer managementPort) {
+    }
+
+    private final transient Path file;
+    /** The options {@code ./lab up} was given, as typed. */
+    private String knobs;
+    private Map<String, Entry> processes = new LinkedHashMap<>();
 
     private RunState(Path file) {
         this.file = file;
     }
 
     static RunState load(Workspace ws) {
-        RunState state = new RunState(ws.runDir().resolve("system.properties"));
-        if (Files.isRegularFile(state.file)) {
-            try (Reader r = Files.newBufferedReader(state.file)) {
-                state.props.load(r);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + state.file, e);
-            }
+        RunState state = new RunState(ws.runDir().resolve("system.json"));
+        try {
+            String json = Files.isRegularFile(state.file) ? Files.readString(state.file) : "{}";
+            return JSON.readerForUpdating(state).readValue(json);
+        } catch (IOException | JacksonException e) {
+            throw new IllegalStateException("cannot read " + state.file + " (" + e.getMessage() + "); if ./lab up's"
+                    + " services are gone, remove it", e);
         }
-        return state;
     }
 
-    void put(String name, long pid, int port) {
-        props.setProperty("pid." + name, Long.toString(pid));
-        props.setProperty("port." + name, Integer.toString(port));
-    }
-
-    /** @param port the service's management port (its actuator) */
-    void putManagementPort(String name, int port) {
-        props.setProperty("management-port." + name, Integer.toString(port));
+    void put(String name, long pid, int port, Integer managementPort) {
+        processes.put(name, new Entry(pid, port, managementPort));
     }
 
     void knobs(String knobs) {
-        props.setProperty("knobs", knobs);
+        this.knobs = knobs;
     }
 
     String knobs() {
-        return props.getProperty("knobs", "?");
+        return knobs == null ? "?" : knobs;
     }
 
     void remove(String name) {
-        props.remove("pid." + name);
-        props.remove("port." + name);
-        props.remove("management-port." + name);
+        processes.remove(name);
     }
 
     Optional<Integer> port(String name) {
-        return Optional.ofNullable(props.getProperty("port." + name)).map(Integer::valueOf);
+        return Optional.ofNullable(processes.get(name)).map(Entry::port);
     }
 
     Optional<Integer> managementPort(String name) {
-        return Optional.ofNullable(props.getProperty("management-port." + name)).map(Integer::valueOf);
-    }
-
-    Optional<Long> pid(String name) {
-        return Optional.ofNullable(props.getProperty("pid." + name)).map(Long::valueOf);
+        return Optional.ofNullable(processes.get(name)).map(Entry::managementPort);
     }
 
     /** @return the live process recorded for {@code name}, if it still runs that program */
     Optional<ProcessHandle> process(String name) {
         String program = name.equals(PROMETHEUS) ? PROMETHEUS : name + ".jar";
-        return pid(name).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive)
+        return Optional.ofNullable(processes.get(name)).flatMap(e -> ProcessHandle.of(e.pid()))
+                .filter(ProcessHandle::isAlive)
                 .filter(h -> h.info().commandLine().map(c -> c.contains(program)).orElse(true));
     }
 
     /** @return the services (and prometheus) with a live process, in start order */
     Map<String, ProcessHandle> running() {
         Map<String, ProcessHandle> running = new LinkedHashMap<>();
-        for (String name : names()) {
-            process(name).ifPresent(h -> running.put(name, h));
-        }
+        names().forEach(name -> process(name).ifPresent(h -> running.put(name, h)));
         return running;
     }
 
+    /** @return the four services in start order, then prometheus */
     static List<String> names() {
-        return java.util.stream.Stream.concat(ServiceDefaults.SERVICES.stream(), java.util.stream.Stream.of(PROMETHEUS)).toList();
+        return Stream.concat(ServiceDefaults.SERVICES.stream(), Stream.of(PROMETHEUS)).toList();
     }
 
+    /**
+     * Stops those of {@code names} that run, as {@code ./lab down} does: main-service alone first (its in-flight
+     * requests may still call the downstreams), then prometheus, then the rest together; SIGTERM, SIGKILL after 30 s.
+     * Then forgets all of {@code names} and saves.
+     */
+    void stop(List<String> names) {
+        Map<String, ProcessHandle> running = running();
+        running.keySet().retainAll(names);
+        if (running.isEmpty()) {
+            System.out.println("nothing running");
+        }
+        for (String first : List.of(ServiceDefaults.MAIN, PROMETHEUS)) {
+            Optional.ofNullable(running.remove(first)).ifPresent(h -> {
+                Processes.terminate(List.of(h));
+                System.out.println("stopped " + first + " (pid " + h.pid() + ")");
+            });
+        }
+        Processes.terminate(List.copyOf(running.values()));
+        running.forEach((name, h) -> System.out.println("stopped " + name + " (pid " + h.pid() + ")"));
+        names.forEach(processes::remove);
+        save();
+    }
+
+    /** Writes the file, or deletes it when nothing is recorded. */
     void save() {
         try {
             Files.createDirectories(file.getParent());
-            if (props.stringPropertyNames().stream().noneMatch(k -> k.startsWith("pid."))) {
+            if (processes.isEmpty()) {
                 Files.deleteIfExists(file);
-                return;
-            }
-            try (Writer w = Files.newBufferedWriter(file)) {
-                props.store(w, "written by ./lab up; read by ./lab down and ./lab status");
+            } else {
+                Files.writeString(file, JSON.writeValueAsString(this) + "\n");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

@@ -10,7 +10,9 @@ import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.ServiceInfo;
 import picocli.CommandLine.Command;
 
-/** {@code ./lab status}: per service its pid, port, readiness and knobs (from {@code /actuator/info} on its management port). */
+import static lab.fanout.bench.cli.RunState.PROMETHEUS;
+
+/** {@code ./lab status}: per service its pid, port, readiness and knobs (from {@code /actuator/info}). */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Shows each service of ./lab up: pid, port, ready?, knobs. Exit 1 when not all are ready.")
 final class Status implements Callable<Integer> {
@@ -26,20 +28,20 @@ final class Status implements Callable<Integer> {
         boolean allReady = true;
         for (String name : RunState.names()) {
             Optional<ProcessHandle> process = state.process(name);
-            if (name.equals(RunState.PROMETHEUS) && process.isEmpty()) {
+            if (name.equals(PROMETHEUS) && process.isEmpty()) {
                 continue;
             }
             int port = state.port(name).orElse(ServiceDefaults.PORTS.getOrDefault(name, 0));
-            URI base = URI.create((name.equals(RunState.PROMETHEUS) ? "http://127.0.0.1:" : "http://localhost:") + port);
-            URI management = URI.create("http://localhost:" + state.managementPort(name)
-                    .orElse(ServiceDefaults.MANAGEMENT_PORTS.getOrDefault(name, 0)));
-            boolean ready = process.isPresent() && (name.equals(RunState.PROMETHEUS)
+            URI base = URI.create((name.equals(PROMETHEUS) ? "http://127.0.0.1:" : "http://localhost:") + port);
+            URI management = URI.create("http://localhost:"
+                    + state.managementPort(name).orElse(ServiceDefaults.MANAGEMENT_PORTS.getOrDefault(name, 0)));
+            boolean ready = process.isPresent() && (name.equals(PROMETHEUS)
                     ? Http.get(base.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent() : Http.ready(management));
             allReady &= ready;
-            String knobs = name.equals(RunState.PROMETHEUS) || !ready ? "" : ServiceInfo.fetch(management).summary();
             System.out.printf("  %-17s pid %-8s %-24s %-10s %s%n", name,
                     process.map(h -> Long.toString(h.pid())).orElse("-"), base,
-                    process.isEmpty() ? "NOT RUNNING" : ready ? "ready" : "NOT READY", knobs);
+                    process.isEmpty() ? "NOT RUNNING" : ready ? "ready" : "NOT READY",
+                    name.equals(PROMETHEUS) || !ready ? "" : ServiceInfo.fetch(management).summary());
         }
         return allReady ? 0 : 1;
     }

@@ -21,7 +21,6 @@ import picocli.CommandLine.Spec;
                 + " logs in .lab/logs) and waits until they are ready.")
 final class Up implements Callable<Integer> {
 
-    static final String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";
 
     @Spec
     CommandSpec spec;
@@ -29,7 +28,8 @@ final class Up implements Callable<Integer> {
     @Mixin
     KnobOptions knobs;
 
-    @Option(names = "--with-prometheus", description = "also run prometheus on 127.0.0.1:9090 (prometheus/prometheus.yml)")
+    @Option(names = "--with-prometheus",
+            description = "also run prometheus on 127.0.0.1:9090 (prometheus/prometheus.yml)")
     boolean withPrometheus;
 
     @Override
@@ -39,7 +39,8 @@ final class Up implements Callable<Integer> {
         Map<String, ProcessHandle> running = state.running();
         running.keySet().removeIf(RunState.PROMETHEUS::equals);
         if (!running.isEmpty()) {
-            System.out.println("already running (" + state.knobs() + "): " + running.keySet() + ". ./lab status shows them.");
+            System.out.println("already running (" + state.knobs() + "): " + running.keySet()
+                    + ". ./lab status shows them.");
             System.out.println("To restart with other knobs: ./lab down && ./lab up " + knobs.asArgs());
             return knobs.anyGiven() ? 1 : 0;
         }
@@ -50,15 +51,13 @@ final class Up implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage() + " (see ./lab up --help)");
         }
         LocalSystem system = LocalSystem.startDetached(launch);
-        system.pids().forEach((service, pid) -> {
-            state.put(service, pid, system.ports().get(service));
-            state.putManagementPort(service, system.managementPorts().get(service));
-        });
+        system.pids().forEach((s, pid) -> state.put(s, pid, system.ports().get(s), system.managementPorts().get(s)));
         state.knobs(knobs.asArgs());
         state.save();
         if (withPrometheus) {
-            Process p = Prometheus.start(ws.prometheusConfig(), ws.prometheusData(), ws.logDir().resolve("prometheus.log"), ws.repo());
-            state.put(RunState.PROMETHEUS, p.pid(), Prometheus.PORT);
+            Process p = Prometheus.start(ws.prometheusConfig(), ws.prometheusData(),
+                    ws.logDir().resolve("prometheus.log"), ws.repo());
+            state.put(RunState.PROMETHEUS, p.pid(), Prometheus.PORT, null);
             state.save();
         }
         printUsage(system, withPrometheus);
@@ -67,13 +66,14 @@ final class Up implements Callable<Integer> {
 
     private static void printUsage(LocalSystem system, boolean prometheus) {
         System.out.println();
-        ServiceDefaults.SERVICES.forEach(s -> System.out.printf("  %-17s %s  actuator %s  (pid %d, log .lab/logs/%s.log)%n",
-                s, system.baseUrl(s), system.managementUrl(s), system.pids().get(s), s));
+        ServiceDefaults.SERVICES.forEach(s -> System.out.printf("  %-17s %s  actuator %s  (pid %d, log"
+                + " .lab/logs/%s.log)%n", s, system.baseUrl(s), system.managementUrl(s), system.pids().get(s), s));
         if (prometheus) {
             System.out.printf("  %-17s %s%n", "prometheus", Prometheus.URL);
         }
-        String base = system.mainBaseUrl() + ORDERS_PATH;
-        System.out.println("\nThe seed's ab line:\n  ab -n 1000 -c 200 " + base + "/byRestTemplate?concurrency=scopeFork");
+        String base = system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH;
+        System.out.println("\nThe seed's ab line:\n  ab -n 1000 -c 200 " + base
+                + "/byRestTemplate?concurrency=scopeFork");
         System.out.println("\nhey, one line per strategy:");
         for (Strategy s : Strategy.values()) {
             System.out.println("  hey -n 1000 -c 100 '" + base + "?concurrency=" + s + "'");

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 import lab.fanout.bench.metrics.Exposition;
 import lab.fanout.bench.metrics.Scraper;
@@ -24,28 +25,24 @@ import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.Poll;
 
+import static lab.fanout.bench.model.ServiceDefaults.DOWNSTREAMS;
+
 /**
- * {@code ./lab bench --preset faults}: the failure-mode table. For each scenario (one downstream failing or slow, the
- * other two healthy) and each strategy, a few requests one at a time, and for each request what the caller and the
- * services saw: the answer and how long it took (time to error), the downstream calls made and what became of them
- * (abandoned by main-service, finished after the budget it sent), calls that finished after the answer (wasted), and
- * what was still busy right after the answer (calls in flight, each holding a pooled connection or waiting for one,
- * and a thread too for every strategy but reactive; pooled connections leased, of both pools; platform threads above
- * the idle baseline) and for how long.
- * <p>
- * Figures come from the services' own meters at {@code /actuator/prometheus} (main-service: {@code fanout_calls_*},
- * {@code jvm_threads_live_threads}; downstreams: {@code downstream_requests_abandoned_total},
- * {@code downstream_requests_late_total}, {@code http_server_requests_seconds_count}), scraped before each request,
- * right after its answer, and once everything has ended. One request at a time, so that each delta is that request's.
+ * {@code ./lab bench --preset faults}: the failure-mode table. Per scenario (one downstream failing or slow, the others
+ * healthy) and strategy, a few requests one at a time, each measured as deltas of the services' own meters at
+ * {@code /actuator/prometheus}, scraped before it, right after its answer, and once every call has ended: time to
+ * answer (or error), downstream calls made, abandoned and finished after the budget, calls wasted (finished after the
+ * answer), and what was still busy after the answer (calls in flight, leased connections, platform threads) and how
+ * long. One request at a time, so that each delta is that request's.
  */
 public final class FaultsPreset {
 
     /** main-service's deadline for this preset: short, so that the slow scenarios end in seconds. */
     static final Duration DEADLINE = Duration.ofSeconds(2);
     static final int REQUESTS_PER_CELL = 3;
-    private static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders";
     private static final Map<String, String> CATALOGUE_URIS = Map.of("orders-service", "/order/api/v1/orders",
             "products-service", "/product/api/v1/products", "accounts-service", "/account/api/v1/accounts");
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /**
      * @param query      the fault, as main-service's query parameters
@@ -71,33 +68,51 @@ public final class FaultsPreset {
                        double busyAfterMs) {
     }
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final PrintStream out;
+    private FaultsPreset() {
+    }
 
-    private FaultsPreset(PrintStream out) {
-        this.out = out;
+    /** @return for {@code --dry-run}: per scenario and strategy its requests and time (each waits out the settling) */
+    public static List<String> plan() {
+        List<String> lines = new ArrayList<>(List.of(String.format(Locale.ROOT, "--preset faults: %d scenarios x %d"
+                + " strategies, %d requests each, one at a time; main-service's deadline %d s", SCENARIOS.size(),
+                Strategy.values().length, REQUESTS_PER_CELL, DEADLINE.toSeconds())));
+        Duration total = Duration.ZERO;
+        for (Scenario scenario : SCENARIOS) {
+            lines.add("  " + scenario.title() + " (" + scenario.query() + ")");
+            Duration cell = scenario.settleTime().multipliedBy(REQUESTS_PER_CELL);
+            for (Strategy strategy : Strategy.values()) {
+                lines.add(String.format(Locale.ROOT, "    %-45s %d requests, ~%.1f s", strategy, REQUESTS_PER_CELL,
+                        cell.toMillis() / 1000.0));
+                total = total.plus(cell);
+            }
+        }
+        lines.add(String.format(Locale.ROOT, "%d requests, about %d min %02d s plus starting the four services",
+                SCENARIOS.size() * Strategy.values().length * REQUESTS_PER_CELL, total.toMinutes(),
+                total.toSecondsPart()));
+        return lines;
     }
 
     /**
-     * Starts the four services (virtual profile, free ports, main-service's deadline 2 s), runs every scenario for
-     * every strategy, stops them, and writes {@code faults.md} into {@code dir}.
+     * Starts the four services (virtual, free ports, deadline 2 s), runs every scenario for every strategy, stops them.
      *
-     * @return the markdown written, also printed to {@code out}
+     * @return the markdown written to {@code dir/faults.md}, also printed to {@code out}
      */
     public static String run(Path repo, Path dir, PrintStream out) {
         LaunchSpec spec = new LaunchSpec(repo, "virtual", null, null, null, true, dir.resolve("logs"),
                 Map.of("fanout.deadline", DEADLINE.toMillis() + "ms"), Map.of(), List.of());
         List<String> tables = new ArrayList<>();
         try (LocalSystem system = LocalSystem.start(spec)) {
-            FaultsPreset preset = new FaultsPreset(out);
-            preset.warmUp(system);
+            for (Strategy strategy : Strategy.values()) {   // the first failure of each loads its classes: no figure
+                send(system, strategy, "latencyMs=0");
+                send(system, strategy, "latencyMs=0&faultTarget=orders&errorRate=1");
+            }
             for (Scenario scenario : SCENARIOS) {
                 out.println("scenario: " + scenario.title());
                 List<String> rows = new ArrayList<>();
                 for (Strategy strategy : Strategy.values()) {
                     List<Observation> observations = new ArrayList<>();
                     for (int i = 0; i < REQUESTS_PER_CELL; i++) {
-                        observations.add(preset.observe(system, strategy, scenario));
+                        observations.add(observe(system, strategy, scenario));
                     }
                     rows.add(row(strategy, observations));
                     out.println("  " + strategy + " done");
@@ -116,54 +131,39 @@ public final class FaultsPreset {
         return markdown;
     }
 
-    /** The first failure of each strategy loads its classes: not part of any figure. */
-    private void warmUp(LocalSystem system) {
-        for (Strategy strategy : Strategy.values()) {
-            send(system, strategy, "latencyMs=0");
-            send(system, strategy, "latencyMs=0&faultTarget=orders&errorRate=1");
-        }
-    }
-
-    private Observation observe(LocalSystem system, Strategy strategy, Scenario scenario) {
-        awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
-        Exposition mainBefore = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsBefore = ServiceDefaults.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
-
+    private static Observation observe(LocalSystem system, Strategy strategy, Scenario scenario) {
+        URI main = system.mainManagementUrl();
+        awaitIdle(main);
+        Exposition mainBefore = scrape(main);
+        List<Exposition> downstreamsBefore = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
         long start = System.nanoTime();
         int status = send(system, strategy, scenario.query());
         long answered = System.nanoTime();
-        Exposition mainAfter = scrape(system.mainManagementUrl());
+        Exposition mainAfter = scrape(main);
         double inFlightAfter = value(mainAfter, "fanout_calls_in_flight");
         // from the answer until no call runs; 0 when none ran at the first look (a scrape takes ~20 ms itself)
         double busyAfterMs = 0;
         if (inFlightAfter > 0) {
-            awaitIdle(system.mainManagementUrl(), Duration.ofSeconds(15));
+            awaitIdle(main);
             busyAfterMs = (System.nanoTime() - answered) / 1e6;
         }
-        sleepUntil(start + scenario.settleTime().toNanos());
-        Exposition mainEnd = scrape(system.mainManagementUrl());
-        List<Exposition> downstreamsEnd = ServiceDefaults.DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
-
-        double made = 0;
-        double abandoned = 0;
-        double late = 0;
-        for (int i = 0; i < ServiceDefaults.DOWNSTREAMS.size(); i++) {
-            Map<String, String> catalogue = Map.of("uri", CATALOGUE_URIS.get(ServiceDefaults.DOWNSTREAMS.get(i)));
-            made += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "http_server_requests_seconds_count", catalogue);
-            abandoned += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_abandoned_total", Map.of());
-            late += delta(downstreamsBefore.get(i), downstreamsEnd.get(i), "downstream_requests_late_total", Map.of());
-        }
-        return new Observation(status, (answered - start) / 1e6, made, abandoned, late,
+        Poll.sleep(Duration.ofNanos(start + scenario.settleTime().toNanos() - System.nanoTime()));
+        Exposition mainEnd = scrape(main);
+        List<Exposition> downstreamsEnd = DOWNSTREAMS.stream().map(d -> scrape(system.managementUrl(d))).toList();
+        return new Observation(status, (answered - start) / 1e6,
+                downstreams(downstreamsBefore, downstreamsEnd, "http_server_requests_seconds_count", true),
+                downstreams(downstreamsBefore, downstreamsEnd, "downstream_requests_abandoned_total", false),
+                downstreams(downstreamsBefore, downstreamsEnd, "downstream_requests_late_total", false),
                 delta(mainBefore, mainEnd, "fanout_calls_wasted_total", Map.of()), inFlightAfter,
                 mainAfter.sum(Scraper.LEASED, Map.of("state", "leased")).orElse(Double.NaN),
                 value(mainAfter, "jvm_threads_live_threads") - value(mainBefore, "jvm_threads_live_threads"),
                 busyAfterMs);
     }
 
-    private int send(LocalSystem system, Strategy strategy, String query) {
-        URI uri = system.mainBaseUrl().resolve(ENDPOINT + "?concurrency=" + strategy + "&" + query);
+    private static int send(LocalSystem system, Strategy strategy, String query) {
+        URI uri = system.mainBaseUrl().resolve(ServiceDefaults.ORDERS_PATH + "?concurrency=" + strategy + "&" + query);
         try {
-            return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+            return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             throw new UncheckedIOException("GET " + uri + " failed: " + e.getMessage(), e);
@@ -173,10 +173,10 @@ public final class FaultsPreset {
         }
     }
 
-    /** Waits until main-service runs no downstream call, polling every 10 ms. */
-    private static void awaitIdle(URI main, Duration atMost) {
-        Poll.until("main-service to run no downstream call (a leak, or a scenario longer than it says?)", atMost,
-                Duration.ofMillis(10), () -> value(scrape(main), "fanout_calls_in_flight") <= 0);
+    /** Waits up to 15 s until main-service runs no downstream call, polling every 10 ms. */
+    private static void awaitIdle(URI main) {
+        Poll.until("main-service to run no downstream call (a leak, or a scenario longer than it says?)", Duration
+                .ofSeconds(15), Duration.ofMillis(10), () -> value(scrape(main), "fanout_calls_in_flight") <= 0);
     }
 
     /** @param service a service's management URL (its actuator) */
@@ -186,8 +186,18 @@ public final class FaultsPreset {
     }
 
     private static double value(Exposition e, String name) {
-        return e.sum(name, Map.of()).orElseThrow(() -> new IllegalStateException("no metric " + name
+        return e.sum(name).orElseThrow(() -> new IllegalStateException("no metric " + name
                 + " (is the service built from this checkout? ./lab build)"));
+    }
+
+    /** @return the change of {@code name} summed over the downstreams; {@code uri}: only their catalogue's requests */
+    private static double downstreams(List<Exposition> before, List<Exposition> end, String name, boolean uri) {
+        double sum = 0;
+        for (int i = 0; i < DOWNSTREAMS.size(); i++) {
+            Map<String, String> labels = uri ? Map.of("uri", CATALOGUE_URIS.get(DOWNSTREAMS.get(i))) : Map.of();
+            sum += delta(before.get(i), end.get(i), name, labels);
+        }
+        return sum;
     }
 
     /** Counters appear with their first increment: absent before means 0. */
@@ -198,22 +208,19 @@ public final class FaultsPreset {
     static String row(Strategy strategy, List<Observation> o) {
         return "| " + strategy
                 + " | " + String.join(" ", o.stream().map(x -> String.valueOf(x.status())).distinct().toList())
-                + " | " + ms(median(o, Observation::timeToAnswerMs))
-                + " | " + avg(o, Observation::callsMade)
-                + " | " + avg(o, Observation::abandoned)
-                + " | " + avg(o, Observation::late)
-                + " | " + avg(o, Observation::wasted)
-                + " | " + avg(o, Observation::inFlightAfter)
-                + " | " + avg(o, Observation::leasedAfter)
-                + " | " + avg(o, Observation::platformThreadsAfter)
-                + " | " + ms(median(o, Observation::busyAfterMs)) + " |";
+                + " | " + ms(o, Observation::timeToAnswerMs) + " | " + mean(o, Observation::callsMade)
+                + " | " + mean(o, Observation::abandoned) + " | " + mean(o, Observation::late)
+                + " | " + mean(o, Observation::wasted) + " | " + mean(o, Observation::inFlightAfter)
+                + " | " + mean(o, Observation::leasedAfter) + " | " + mean(o, Observation::platformThreadsAfter)
+                + " | " + ms(o, Observation::busyAfterMs) + " |";
     }
 
     static String table(Scenario scenario, List<String> rows) {
         return "### " + scenario.title() + "\n\n`" + scenario.query() + "`\n\n"
-                + "| strategy | answer | time to answer (ms, median) | downstream calls made | abandoned by main-service"
-                + " | finished after the budget | wasted (finished after the answer) | calls in flight right after the answer"
-                + " | pooled connections leased right after the answer | platform threads above before | busy after the answer (ms, median) |\n"
+                + "| strategy | answer | time to answer (ms, median) | downstream calls made"
+                + " | abandoned by main-service | finished after the budget | wasted (finished after the answer)"
+                + " | calls in flight right after the answer | pooled connections leased right after the answer"
+                + " | platform threads above before | busy after the answer (ms, median) |\n"
                 + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n";
     }
 
@@ -228,25 +235,15 @@ public final class FaultsPreset {
                 + String.join("\n", tables);
     }
 
-    private interface Figure {
-        double of(Observation o);
-    }
-
     /** @return the mean per request, 1 decimal; n/a when some request lacks the figure (NaN: a gauge absent) */
-    private static String avg(List<Observation> o, Figure figure) {
-        Double mean = Stats.meanOrNull(o.stream().map(figure::of).toList());
+    private static String mean(List<Observation> o, ToDoubleFunction<Observation> figure) {
+        Double mean = Stats.meanOrNull(o.stream().map(figure::applyAsDouble).toList());
         return mean == null ? "n/a" : String.format(Locale.ROOT, "%.1f", mean);
     }
 
-    private static Double median(List<Observation> o, Figure figure) {
-        return Stats.median(o.stream().map(figure::of).toList());
-    }
-
-    private static String ms(Double ms) {
-        return ms == null ? "n/a" : String.format(Locale.ROOT, "%.0f", ms);
-    }
-
-    private static void sleepUntil(long nanoTime) {
-        Poll.sleep(Duration.ofNanos(nanoTime - System.nanoTime()));
+    /** @return the median, whole ms */
+    private static String ms(List<Observation> o, ToDoubleFunction<Observation> figure) {
+        Double median = Stats.median(o.stream().map(figure::applyAsDouble).toList());
+        return median == null ? "n/a" : String.format(Locale.ROOT, "%.0f", median);
     }
 }

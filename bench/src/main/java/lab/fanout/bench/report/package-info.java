@@ -1,2 +1,2 @@
-/** Writes a run's results (CSV, markdown, charts and the environment) from the cells' results alone. */
+/** Writes a run's report (results.csv, results.md and charts) from the cells' results alone. */
 package lab.fanout.bench.report;

@@ -20,8 +20,8 @@ public final class Environment {
     }
 
     public static String cpuModel() {
-        return read("/proc/cpuinfo").lines().filter(l -> l.startsWith("model name")).findFirst()
-                .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown CPU");
+        return line("/proc/cpuinfo", "model name").map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .orElse("unknown CPU");
     }
 
     public static int cores() {
@@ -29,15 +29,13 @@ public final class Environment {
     }
 
     public static String memory() {
-        return read("/proc/meminfo").lines().filter(l -> l.startsWith("MemTotal:")).findFirst()
-                .map(l -> String.format(Locale.ROOT, "%.1f GB", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0))
-                .orElse("unknown memory");
+        return line("/proc/meminfo", "MemTotal:").map(l -> String.format(Locale.ROOT, "%.1f GB",
+                Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)).orElse("unknown memory");
     }
 
     public static String os() {
-        String pretty = read("/etc/os-release").lines().filter(l -> l.startsWith("PRETTY_NAME=")).findFirst()
-                .map(l -> l.substring(12).replace("\"", "")).orElse(System.getProperty("os.name"));
-        return pretty + ", kernel " + System.getProperty("os.version");
+        return line("/etc/os-release", "PRETTY_NAME=").map(l -> l.substring(12).replace("\"", ""))
+                .orElse(System.getProperty("os.name")) + ", kernel " + System.getProperty("os.version");
     }
 
     public static String jdk() {
@@ -52,7 +50,8 @@ public final class Environment {
 
     public static String gitCommit(Path repo) {
         String commit = run(repo, "git", "rev-parse", "--short=12", "HEAD").orElse("unknown");
-        boolean dirty = run(repo, "git", "status", "--porcelain", "--untracked-files=no").map(s -> !s.isBlank()).orElse(false);
+        boolean dirty = run(repo, "git", "status", "--porcelain", "--untracked-files=no").map(s -> !s.isBlank())
+                .orElse(false);
         return commit + (dirty ? " (with uncommitted changes)" : "");
     }
 
@@ -62,32 +61,31 @@ public final class Environment {
                 memory(), os(), jdk(), gitCommit(repo));
     }
 
-    /** As {@link #text(Path, List, List, String)} without main-service's JVM lines. */
-    public static String text(Path repo, List<String> knobs, String loadBefore) {
-        return text(repo, knobs, List.of(), loadBefore);
-    }
-
     /**
      * @param knobs      lines describing the matrix, target, driver and service JVM flags
-     * @param jvms       main-service's JVMs as they reported themselves ({@link #mainServiceJvms})
+     * @param jvms       main-service's JVMs as they reported themselves
      * @param loadBefore load average when the run started
+     * @return {@code environment.txt}: one {@code name: value} line each
      */
     public static String text(Path repo, List<String> knobs, List<String> jvms, String loadBefore) {
-        List<String> lines = new ArrayList<>();
-        lines.add("cpu_model: " + cpuModel());
-        lines.add("cores: " + cores());
-        lines.add("memory: " + memory());
-        lines.add("os: " + os());
-        lines.add("jdk: " + jdk());
-        lines.add("lab_jvm_flags: " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-        lines.add("git_commit: " + gitCommit(repo));
-        lines.add("load_average_before: " + loadBefore);
-        lines.add("load_average_after: " + loadAverage());
-        lines.add("hey: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "hey").orElse("unknown"));
-        lines.add("ab: " + run(repo, "dpkg-query", "-W", "-f", "${Version}", "apache2-utils").orElse("unknown"));
+        List<String> lines = new ArrayList<>(List.of("cpu_model: " + cpuModel(), "cores: " + cores(),
+                "memory: " + memory(), "os: " + os(), "jdk: " + jdk(),
+                "lab_jvm_flags: " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()),
+                "git_commit: " + gitCommit(repo), "load_average_before: " + loadBefore,
+                "load_average_after: " + loadAverage(), "hey: " + debianVersion(repo, "hey"),
+                "ab: " + debianVersion(repo, "apache2-utils")));
         lines.addAll(knobs);
         lines.addAll(jvms);
         return String.join("\n", lines) + "\n";
+    }
+
+    private static String debianVersion(Path repo, String pkg) {
+        return run(repo, "dpkg-query", "-W", "-f", "${Version}", pkg).orElse("unknown");
+    }
+
+    /** @return the first line of {@code file} that starts with {@code prefix}; empty when none or unreadable */
+    private static Optional<String> line(String file, String prefix) {
+        return read(file).lines().filter(l -> l.startsWith(prefix)).findFirst();
     }
 
     private static String read(String file) {
@@ -98,7 +96,6 @@ public final class Environment {
         }
     }
 
-    /** @return the command's trimmed output when it exited 0 within 10 s */
     private static Optional<String> run(Path dir, String... command) {
         return Processes.output(dir, Duration.ofSeconds(10), command);
     }

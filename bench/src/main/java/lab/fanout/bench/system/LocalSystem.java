@@ -16,60 +16,50 @@ import java.util.Objects;
 import lab.fanout.bench.model.JvmOptions;
 import lab.fanout.bench.model.ServiceDefaults;
 
+import static lab.fanout.bench.model.ServiceDefaults.DOWNSTREAMS;
 import static lab.fanout.bench.model.ServiceDefaults.MAIN;
 import static lab.fanout.bench.model.ServiceDefaults.SERVICES;
 
 /**
- * The four services as local JVMs: accounts-, orders-, products- and main-service, each started from its jar
- * ({@code <module>/target/<module>.jar}) with {@code java --enable-preview} of the JDK running this code, its own log
- * file, and ports and knobs passed as {@code --spring} properties. Each service has two ports: the public one
- * ({@link #baseUrl}: the API) and the management one ({@link #managementUrl}: the actuator, which readiness waits,
- * knobs and scrapes read). {@link #close()} stops them gracefully.
- * <p>
- * Attached ({@link #start}) processes share this JVM's process group, so a Ctrl-C in the terminal reaches them too;
+ * The four services as local JVMs, each from {@code <module>/target/<module>.jar} with {@code java --enable-preview}
+ * of the JDK running this code, its own log, and ports and knobs as {@code --spring} properties. Each has a public
+ * port ({@link #baseUrl}: the API) and a management port ({@link #managementUrl}: the actuator, for readiness, knobs
+ * and scrapes). Attached ({@link #start}) services share this JVM's process group, so a Ctrl-C reaches them too;
  * detached ones ({@link #startDetached}, for {@code ./lab up}) get their own session and outlive the CLI.
  */
 public final class LocalSystem implements AutoCloseable {
 
-    /** Suffix that names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
+    /** Names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
     private static final String MANAGEMENT = " management";
-
     /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(
-            System.getenv().getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(Integer.parseInt(System.getenv()
+            .getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
 
     /**
-     * What to start and with which knobs.
+     * What to start and with which knobs; a null knob keeps the service's default ({@link ServiceDefaults}).
      *
-     * @param repoRoot                  the checkout holding {@code <module>/target/<module>.jar}
-     * @param profile                   main-service's request threads: {@code virtual} or {@code platform}
-     * @param tomcatThreads             {@code server.tomcat.threads.max} of main-service; null = its default (200).
-     *                                  No effect under {@code virtual} (spring-boot#41937)
-     * @param poolSize                  {@code fanout.pool.max-total} and {@code max-per-route}; null = default (500)
-     * @param latencyMs                 {@code downstream.latency} of the three downstreams in ms; null = default (200)
-     * @param freePorts                 true: free ports picked by the OS; false: the seed's 2222/8081/8082/8083
-     * @param logDir                    one {@code <service>.log} per service
-     * @param extraMainProperties       more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
-     * @param extraDownstreamProperties more Spring properties for the three downstreams
-     * @param extraJvmArgs              JVM options for all four, e.g. {@code -Xmx512m}
-     * @param mainJvmArgs               JVM options for main-service alone, after {@code extraJvmArgs} (so they win):
-     *                                  the knobs {@code --jvm-option} and a matrix's {@code jvmOptions} set, checked by
-     *                                  {@link JvmOptions#validated}; changing them restarts main-service only
-     * @param aot                       {@link AotCache.Mode#USE}: each service from its extracted jar with its AOT cache,
-     *                                  trained first when missing or stale ({@link AotTraining}); OFF: the jars as built
+     * @param profile       main-service's request threads: {@code virtual} or {@code platform}
+     * @param tomcatThreads {@code server.tomcat.threads.max}; no effect under virtual (spring-boot#41937)
+     * @param poolSize      {@code fanout.pool.max-total} and {@code max-per-route}
+     * @param latencyMs     the downstreams' {@code downstream.latency}, ms (0..60000)
+     * @param freePorts     true: free ports from the OS; false: the seed's (2222, 8081-8083; actuators 9222, 9081-9083)
+     * @param extraJvmArgs  JVM options for all four, e.g. {@code -Xmx512m}
+     * @param mainJvmArgs   JVM options for main-service alone, after {@code extraJvmArgs} so they win
+     *                      ({@link JvmOptions#validated}); changing them restarts main-service only
+     * @param aot           USE: the extracted jars with their AOT caches, trained first when missing; OFF: the jars
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
                              Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
                              List<String> mainJvmArgs, AotCache.Mode aot) {
 
-        public static final List<String> PROFILES = List.of("virtual", "platform");
 
         public LaunchSpec {
             Objects.requireNonNull(repoRoot, "repoRoot");
             Objects.requireNonNull(logDir, "logDir");
-            if (!PROFILES.contains(profile)) {
-                throw new IllegalArgumentException("profile '" + profile + "' is not one of " + PROFILES);
+            Objects.requireNonNull(aot, "aot");
+            if (!ServiceDefaults.PROFILES.contains(profile)) {
+                throw new IllegalArgumentException("profile '" + profile + "' is not one of " + ServiceDefaults.PROFILES);
             }
             positive("tomcatThreads", tomcatThreads);
             positive("poolSize", poolSize);
@@ -80,7 +70,6 @@ public final class LocalSystem implements AutoCloseable {
             extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
             extraJvmArgs = List.copyOf(extraJvmArgs);
             mainJvmArgs = JvmOptions.validated(mainJvmArgs == null ? List.of() : mainJvmArgs);
-            Objects.requireNonNull(aot, "aot");
         }
 
         /** Without JVM options of main-service's own, without an AOT cache. */
@@ -102,7 +91,7 @@ public final class LocalSystem implements AutoCloseable {
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
         }
 
-        /** @param options main-service's JVM options (replacing any before), e.g. {@code -Dx=1}; see {@link JvmOptions} */
+        /** @param options main-service's JVM options, replacing any before, e.g. {@code -Dx=1} */
         public LaunchSpec withMainJvmArgs(List<String> options) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, aot);
@@ -118,13 +107,14 @@ public final class LocalSystem implements AutoCloseable {
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, mode);
         }
 
-        /** Whether the downstreams started for {@code this} serve {@code other} unchanged. */
+        /** @return whether the downstreams started for {@code this} serve {@code other} unchanged */
         boolean sameDownstreams(LaunchSpec other) {
             return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
                     && extraDownstreamProperties.equals(other.extraDownstreamProperties)
                     && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot) && aot == other.aot;
         }
 
+        /** @return {@code --name=value} per property set; unset knobs are left out */
         List<String> springArgs(String service, Map<String, Integer> ports, Map<String, Integer> managementPorts) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("server.port", ports.get(service));
@@ -134,21 +124,15 @@ public final class LocalSystem implements AutoCloseable {
                 p.put("server.tomcat.threads.max", tomcatThreads);
                 p.put("fanout.pool.max-total", poolSize);
                 p.put("fanout.pool.max-per-route", poolSize);
-                for (String d : List.of("orders", "products", "accounts")) {
-                    p.put("fanout.downstreams." + d, "http://localhost:" + ports.get(d + "-service"));
-                }
+                DOWNSTREAMS.forEach(d -> p.put("fanout.downstreams." + d.replace("-service", ""),
+                        "http://localhost:" + ports.get(d)));
                 p.putAll(extraMainProperties);
             } else {
                 p.put("downstream.latency", latencyMs == null ? null : latencyMs + "ms");
                 p.putAll(extraDownstreamProperties);
             }
-            List<String> args = new ArrayList<>();
-            p.forEach((k, v) -> {
-                if (v != null) {
-                    args.add("--" + k + "=" + v);
-                }
-            });
-            return args;
+            return p.entrySet().stream().filter(e -> e.getValue() != null)
+                    .map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
         }
 
         private static void positive(String name, Integer value) {
@@ -159,8 +143,8 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     private final boolean detached;
-    private final Map<String, Integer> ports;
-    private final Map<String, Integer> managementPorts;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, Integer> managementPorts = new LinkedHashMap<>();
     // not guarded by one monitor: close() from a Ctrl-C hook must not wait for a start that is still waiting
     private final Map<String, Process> processes = Collections.synchronizedMap(new LinkedHashMap<>());
     private final PrintStream progress;
@@ -168,22 +152,19 @@ public final class LocalSystem implements AutoCloseable {
     private volatile boolean closed;
     private final Thread hook = new Thread(this::close, "lab-local-system-stop");
 
-    private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> ports,
-                        Map<String, Integer> managementPorts, PrintStream progress) {
+    private LocalSystem(LaunchSpec spec, boolean detached, Map<String, Integer> all, PrintStream progress) {
         this.spec = spec;
         this.detached = detached;
-        this.ports = Map.copyOf(ports);
-        this.managementPorts = Map.copyOf(managementPorts);
         this.progress = progress;
+        SERVICES.forEach(s -> ports.put(s, all.get(s)));
+        SERVICES.forEach(s -> managementPorts.put(s, all.get(s + MANAGEMENT)));
     }
 
     /**
-     * Starts the four services and waits until each answers {@code /actuator/health/readiness} on its management
-     * port with 200.
+     * Starts the four services and waits until each answers {@code /actuator/health/readiness} with 200.
      *
-     * @throws IllegalStateException a jar is missing (message: how to build), a port is busy (message: which port
-     *                               and, if findable, which process), or a service did not get ready within 120 s
-     *                               (message: the last lines of its log); whatever was started is stopped first
+     * @throws IllegalStateException a jar is missing (message: how to build), a port is busy (message: who holds it),
+     *                               or a service was not ready in 120 s (message: its log's tail); all stopped first
      */
     public static LocalSystem start(LaunchSpec spec) {
         return start(spec, false, System.out);
@@ -197,15 +178,14 @@ public final class LocalSystem implements AutoCloseable {
     static LocalSystem start(LaunchSpec spec, boolean detached, PrintStream progress) {
         SERVICES.forEach(s -> jar(spec.repoRoot(), s));
         if (spec.aot() == AotCache.Mode.USE && !AotCache.trained(spec.repoRoot())) {
-            AotTraining.run(spec, progress);
+            AotCache.train(spec, progress);
         }
-        // picked or checked together, named "<service>" and "<service> management"
-        Map<String, Integer> all = spec.freePorts() ? Ports.free(portNames()) : Ports.requireFree(fixedPorts());
-        Map<String, Integer> ports = new LinkedHashMap<>();
-        Map<String, Integer> managementPorts = new LinkedHashMap<>();
-        SERVICES.forEach(s -> ports.put(s, all.get(s)));
-        SERVICES.forEach(s -> managementPorts.put(s, all.get(s + MANAGEMENT)));
-        LocalSystem system = new LocalSystem(spec, detached, ports, managementPorts, progress);
+        // all eight picked or checked together, named "<service>" and "<service> management"
+        Map<String, Integer> seed = new LinkedHashMap<>();
+        SERVICES.forEach(s -> seed.put(s, ServiceDefaults.PORTS.get(s)));
+        SERVICES.forEach(s -> seed.put(s + MANAGEMENT, ServiceDefaults.MANAGEMENT_PORTS.get(s)));
+        Map<String, Integer> all = spec.freePorts() ? Ports.free(seed.keySet()) : Ports.requireFree(seed);
+        LocalSystem system = new LocalSystem(spec, detached, all, progress);
         // until close(), or for detached ones until they are ready, the services never outlive this JVM (Ctrl-C)
         Runtime.getRuntime().addShutdownHook(system.hook);
         try {
@@ -218,19 +198,6 @@ public final class LocalSystem implements AutoCloseable {
             system.removeHook();
         }
         return system;
-    }
-
-    private static List<String> portNames() {
-        List<String> names = new ArrayList<>(SERVICES);
-        SERVICES.forEach(s -> names.add(s + MANAGEMENT));
-        return names;
-    }
-
-    private static Map<String, Integer> fixedPorts() {
-        Map<String, Integer> fixed = new LinkedHashMap<>();
-        SERVICES.forEach(s -> fixed.put(s, ServiceDefaults.PORTS.get(s)));
-        SERVICES.forEach(s -> fixed.put(s + MANAGEMENT, ServiceDefaults.MANAGEMENT_PORTS.get(s)));
-        return fixed;
     }
 
     /**
@@ -255,17 +222,16 @@ public final class LocalSystem implements AutoCloseable {
         return baseUrl(MAIN);
     }
 
-    /** @return main-service's actuator, e.g. {@code http://localhost:9222} */
     public URI mainManagementUrl() {
         return managementUrl(MAIN);
     }
 
-    /** @param service one of {@link #SERVICES}, e.g. {@code orders-service}; @return its public API's base URL */
+    /** @return the service's API, e.g. {@code http://localhost:2222}; an unknown name is an IllegalArgumentException */
     public URI baseUrl(String service) {
         return url(ports, service);
     }
 
-    /** @param service one of {@link #SERVICES}; @return its actuator's base URL (management port) */
+    /** @return the service's actuator (management port), e.g. {@code http://localhost:9222} */
     public URI managementUrl(String service) {
         return url(managementPorts, service);
     }
@@ -278,14 +244,12 @@ public final class LocalSystem implements AutoCloseable {
         return URI.create("http://localhost:" + port);
     }
 
-    /** @return the public port of each service */
     public Map<String, Integer> ports() {
-        return ports;
+        return Collections.unmodifiableMap(ports);
     }
 
-    /** @return the management port (actuator) of each service */
     public Map<String, Integer> managementPorts() {
-        return managementPorts;
+        return Collections.unmodifiableMap(managementPorts);
     }
 
     public Map<String, Long> pids() {
@@ -296,7 +260,7 @@ public final class LocalSystem implements AutoCloseable {
         return pids;
     }
 
-    public Path logFile(String service) {
+    private Path logFile(String service) {
         return spec.logDir().resolve(service + ".log");
     }
 
@@ -326,8 +290,8 @@ public final class LocalSystem implements AutoCloseable {
         }
         progress.print("waiting for " + String.join(", ", services) + " to get ready ");
         awaitReady(services);
-        progress.printf(Locale.ROOT, " ready in %.1f s%s%n", (System.nanoTime() - start) / 1e9,
-                spec.aot() == AotCache.Mode.OFF ? "" : " (AOT cache: " + spec.aot().name().toLowerCase(Locale.ROOT) + ")");
+        progress.printf(Locale.ROOT, " ready in %.1f s%s%n", (System.nanoTime() - start) / 1e9, spec.aot()
+                == AotCache.Mode.OFF ? "" : " (AOT cache: " + spec.aot().name().toLowerCase(Locale.ROOT) + ")");
         if (spec.aot() == AotCache.Mode.USE) {
             services.forEach(s -> AotCache.loadProblem(aotLog(s)).ifPresent(problem -> progress.println("warning: "
                     + s + " started without its AOT cache: " + problem + " (the JVM, its flags or the jar changed?"
@@ -336,10 +300,8 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     private Process spawn(String service, boolean appendLogs) {
-        List<String> command = new ArrayList<>();
         String java = ProcessHandle.current().info().command().orElse("java");
-        command.add(java);
-        command.add("--enable-preview");
+        List<String> command = new ArrayList<>(List.of(java, "--enable-preview"));
         command.addAll(spec.extraJvmArgs());
         if (service.equals(MAIN)) {
             command.addAll(spec.mainJvmArgs());
@@ -354,8 +316,7 @@ public final class LocalSystem implements AutoCloseable {
         return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
     }
 
-    /** @return where a service started with its AOT cache logs what the JVM did with it */
-    Path aotLog(String service) {
+    private Path aotLog(String service) {
         return spec.logDir().resolve(service + ".aot.log");
     }
 
@@ -394,31 +355,20 @@ public final class LocalSystem implements AutoCloseable {
         progress.println();
         Path log = logFile(service);
         return new IllegalStateException(service + " (port " + ports.get(service) + ", management port "
-                + managementPorts.get(service) + ") " + what + "; last lines of "
-                + log + ":\n" + Logs.tail(log, 25));
+                + managementPorts.get(service) + ") " + what + "; last lines of " + log + ":\n" + Logs.tail(log, 25));
     }
 
     private void stop(List<String> services) {
-        List<ProcessHandle> handles = new ArrayList<>();
-        for (String service : services.reversed()) {
-            Process p = processes.remove(service);
-            if (p != null) {
-                handles.add(p.toHandle());
-            }
-        }
         // a training run writes its AOT cache on the way out: tens of seconds on a busy machine
-        Duration timeout = spec.aot() == AotCache.Mode.TRAIN ? AotTraining.STOP_TIMEOUT : Processes.STOP_TIMEOUT;
-        // main-service first, alone: its graceful shutdown may still call the downstreams
-        if (!handles.isEmpty() && services.contains(MAIN)) {
-            Processes.terminate(List.of(handles.removeFirst()), timeout);
+        Duration timeout = spec.aot() == AotCache.Mode.TRAIN ? AotCache.TRAINING_STOP_TIMEOUT : Processes.STOP_TIMEOUT;
+        // main-service first, alone: its graceful shutdown may still call the downstreams; then the rest together
+        for (List<String> group : List.of(List.of(MAIN), services)) {
+            Processes.terminate(group.stream().filter(services::contains).map(processes::remove)
+                    .filter(Objects::nonNull).map(Process::toHandle).toList(), timeout);
         }
-        Processes.terminate(handles, timeout);
     }
 
-    /**
-     * @return {@code <module>/target/<module>.jar}
-     * @throws IllegalStateException if it is missing, telling how to build it
-     */
+    /** @throws IllegalStateException {@code <module>/target/<module>.jar} is missing, saying how to build it */
     static Path jar(Path repoRoot, String service) {
         Path jar = repoRoot.resolve(service).resolve("target").resolve(service + ".jar");
         if (!Files.isRegularFile(jar)) {
@@ -426,5 +376,4 @@ public final class LocalSystem implements AutoCloseable {
         }
         return jar;
     }
-
 }

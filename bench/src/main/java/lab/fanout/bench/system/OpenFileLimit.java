@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The hard limit on open files ({@code ulimit -Hn}) this process passes on to the services and the load driver it
@@ -15,31 +16,28 @@ public final class OpenFileLimit {
 
     /** Files a JVM or hey holds besides sockets: jars, logs, pipes, epoll, with room to spare. */
     static final long BASE = 1000;
+    private static final String RAISE = " Raise it in the shell that runs ./lab: as root `ulimit -n 65536` (where"
+            + " the container allows it), otherwise a nofile line in /etc/security/limits.conf (and log in again).";
 
     private OpenFileLimit() {
     }
 
     /** @return the hard limit from {@code /proc/self/limits}; empty where there is none to read (not Linux) */
     public static OptionalLong hard() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max open files")) {
-                    String hard = line.substring("Max open files".length()).trim().split("\\s+")[1];
-                    return hard.equals("unlimited") ? OptionalLong.of(Long.MAX_VALUE) : OptionalLong.of(Long.parseLong(hard));
-                }
-            }
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/limits"))) {
+            // "Max open files            1024                 1048576              files"
+            return lines.filter(l -> l.startsWith("Max open files")).map(l -> l.substring(14).trim().split("\\s+")[1])
+                    .mapToLong(hard -> hard.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(hard)).findFirst();
         } catch (IOException | RuntimeException e) {
-            // not Linux, or an unexpected format: no check
+            return OptionalLong.empty();   // not Linux, or an unexpected format: no check
         }
-        return OptionalLong.empty();
     }
 
     /**
      * @param clients the most concurrent clients of any cell: hey holds one socket each, main-service accepts them all
      * @param pool    the largest pool: main-service's outbound sockets on top
-     * @param warn    told when the limit is enough only as long as no request outlives the driver's timeout: a request
-     *                hey gave up on keeps its socket in main-service until answered, while the next run's clients
-     *                connect (2 x clients at worst; a first soak run here hit EMFILE in Tomcat's acceptor that way)
+     * @param warn    told when the limit holds only while no request outlives the driver's timeout: one hey gave up
+     *                on keeps its socket in main-service while the next run connects (a soak run hit EMFILE that way)
      * @throws IllegalStateException if the hard limit is below clients + pool + 1,000, saying how to raise it
      */
     public static void require(int clients, int pool, Consumer<String> warn) {
@@ -58,7 +56,4 @@ public final class OpenFileLimit {
             }
         });
     }
-
-    private static final String RAISE = " Raise it in the shell that runs ./lab: as root `ulimit -n 65536` (where"
-            + " the container allows it), otherwise a nofile line in /etc/security/limits.conf (and log in again).";
 }

@@ -4,20 +4,16 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * The one poll-until loop of the bench: asks a condition, then every {@code interval} until it holds or
- * {@code timeout} has passed (both {@link Duration}s; the condition is asked once more than the sleeps, first at
- * once). A condition may throw to end the wait early (a process died). Interruption ends the wait with an
- * {@link IllegalStateException}, the interrupt flag kept.
+ * The one poll-until loop: asks a condition at once, then every {@code interval} until it holds or {@code timeout} has
+ * passed. A condition may throw to end the wait early (a process died); an interrupt ends it with an
+ * {@link IllegalStateException}, the flag kept.
  */
 public final class Poll {
 
     private Poll() {
     }
 
-    /**
-     * @param what what is awaited, for the error: e.g. {@code "prometheus's /-/ready"}
-     * @throws IllegalStateException "waited 15 s for {@code what}" when the condition never held in time
-     */
+    /** @throws IllegalStateException "waited 15 s for {@code what}" when the condition never held in time */
     public static void until(String what, Duration timeout, Duration interval, BooleanSupplier done) {
         if (!reached(timeout, interval, done)) {
             String waited = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";

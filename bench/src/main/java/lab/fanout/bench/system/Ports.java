@@ -5,10 +5,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,20 +21,25 @@ public final class Ports {
     }
 
     /** @return one free port per name, all held open together while picking so that no two are the same */
-    static Map<String, Integer> free(List<String> names) {
+    static Map<String, Integer> free(Collection<String> names) {
         List<ServerSocket> held = new ArrayList<>();
         try {
             Map<String, Integer> ports = new LinkedHashMap<>();
             for (String name : names) {
-                ServerSocket socket = new ServerSocket(0);
-                held.add(socket);
-                ports.put(name, socket.getLocalPort());
+                held.add(new ServerSocket(0));
+                ports.put(name, held.getLast().getLocalPort());
             }
             return ports;
         } catch (IOException e) {
             throw new IllegalStateException("cannot find free ports", e);
         } finally {
-            held.forEach(Ports::closeQuietly);
+            for (ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closing a listening socket we own: nothing to recover
+                }
+            }
         }
     }
 
@@ -62,29 +67,12 @@ public final class Ports {
         }
     }
 
-    /** @return " by pid N (command line)" when {@code ss -ltnp} names the listener, else "" */
+    /** @return ", held by pid N (command line)" when {@code ss -ltnp} names the listener, else "" (no ss: no name) */
     static String holder(int port) {
-        return listenerPid(port)
-                .map(pid -> ", held by pid " + pid + ProcessHandle.of(pid)
-                        .flatMap(h -> h.info().commandLine()).map(c -> " (" + abbreviate(c) + ")").orElse(""))
-                .orElse("");
-    }
-
-    static Optional<Long> listenerPid(int port) {
-        // no ss: the message just names the port
         return Processes.output(null, Duration.ofSeconds(5), "ss", "-Hltnp", "sport = :" + port).map(SS_PID::matcher)
-                .filter(Matcher::find).map(m -> Long.parseLong(m.group(1)));
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 160 ? s : s.substring(0, 157) + "...";
-    }
-
-    private static void closeQuietly(ServerSocket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // closing a listening socket we own: nothing to recover
-        }
+                .filter(Matcher::find).map(m -> Long.parseLong(m.group(1)))
+                .map(pid -> ", held by pid " + pid + ProcessHandle.of(pid).flatMap(h -> h.info().commandLine())
+                        .map(c -> " (" + (c.length() <= 160 ? c : c.substring(0, 157) + "...") + ")").orElse(""))
+                .orElse("");
     }
 }

@@ -3,7 +3,7 @@ package lab.fanout.bench.system;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,15 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * The one process runner over {@link ProcessBuilder}: {@link #spawn} starts a long-lived process (services,
- * prometheus, load drivers) with its output in a log; {@link #run} runs a short command to its end and returns what it
- * printed; {@link #terminate} stops what {@code spawn} started.
+ * The one process runner: {@link #spawn} starts a long-lived process (services, prometheus, load drivers) with its
+ * output in a log, {@link #run} runs a short command to its end, {@link #terminate} stops what {@code spawn} started.
+ * Output always goes to a file, never to a pipe: nobody drains a pipe once the CLI exits, or while it waits.
  */
 public final class Processes {
 
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Redirect NO_INPUT = Redirect.from(new File("/dev/null"));
 
     private Processes() {
     }
@@ -27,35 +29,22 @@ public final class Processes {
     /**
      * @param detached true: in a new session ({@code setsid}), so no SIGINT or SIGHUP from the CLI's terminal reaches
      *                 it and it outlives the CLI
-     * @param log      stdout and stderr go here, never to a pipe: nobody would drain a pipe once the CLI exits
+     * @param log      where stdout and stderr go, appended to or replaced
      */
     public static Process spawn(List<String> command, Path workDir, Path log, boolean detached, boolean appendLog) {
-        List<String> full = new ArrayList<>();
-        if (detached) {
-            full.add("setsid");
-        }
+        List<String> full = new ArrayList<>(detached ? List.of("setsid") : List.of());
         full.addAll(command);
         try {
             Files.createDirectories(log.getParent());
-            return new ProcessBuilder(full)
-                    .directory(workDir.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(appendLog ? ProcessBuilder.Redirect.appendTo(log.toFile())
-                            : ProcessBuilder.Redirect.to(log.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .start();
+            return new ProcessBuilder(full).directory(workDir.toFile()).redirectErrorStream(true)
+                    .redirectInput(NO_INPUT)
+                    .redirectOutput(appendLog ? Redirect.appendTo(log.toFile()) : Redirect.to(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + String.join(" ", full) + ": " + e.getMessage(), e);
         }
     }
 
-    /**
-     * What a finished command printed and how it ended.
-     *
-     * @param finished whether it ended within the timeout (else it was killed)
-     * @param exitCode its exit code; -1 when not finished
-     * @param output   stdout and stderr together, UTF-8
-     */
+    /** How a command ended: exit code -1 when it did not finish in time (it was killed); output: stdout and stderr. */
     public record Result(boolean finished, int exitCode, String output) {
 
         public boolean ok() {
@@ -64,8 +53,7 @@ public final class Processes {
     }
 
     /**
-     * Runs {@code command} to its end: stdin closed, stdout and stderr into one temporary file (no pipe to drain, so
-     * the timeout holds whatever it prints), killed when {@code timeout} passes.
+     * Runs {@code command} to its end, stdin closed, killed when {@code timeout} passes.
      *
      * @param dir working directory, or null for the CLI's
      * @throws UncheckedIOException  it cannot start (e.g. not on PATH)
@@ -73,17 +61,26 @@ public final class Processes {
      */
     public static Result run(List<String> command, Path dir, Duration timeout) {
         Path out = null;
+        Process p = null;
         try {
             out = Files.createTempFile("lab-run-", ".out");
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(out.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-            Process p = (dir == null ? pb : pb.directory(dir.toFile())).start();
-            boolean finished = waitFor(p, timeout, command);
-            return new Result(finished, finished ? p.exitValue() : -1, Files.readString(out, StandardCharsets.UTF_8));
+            p = new ProcessBuilder(command).directory(dir == null ? null : dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).redirectInput(NO_INPUT).start();
+            boolean finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                p.destroyForcibly();
+            }
+            return new Result(finished, finished ? p.exitValue() : -1, Files.readString(out));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
         } finally {
-            deleteQuietly(out);
+            if (out != null) {
+                out.toFile().delete();
+            }
         }
     }
 
@@ -97,36 +94,12 @@ public final class Processes {
         }
     }
 
-    private static boolean waitFor(Process p, Duration timeout, List<String> command) {
-        try {
-            if (p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                return true;
-            }
-            p.destroyForcibly();
-            return false;
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + String.join(" ", command), e);
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            if (file != null) {
-                Files.deleteIfExists(file);
-            }
-        } catch (IOException ignored) {
-            // a temporary file left in /tmp: nothing to recover
-        }
-    }
-
     /** SIGTERM to all at once (graceful shutdown), wait up to 30 s for all, then SIGKILL the rest. */
     public static void terminate(List<ProcessHandle> handles) {
         terminate(handles, STOP_TIMEOUT);
     }
 
-    /** SIGTERM to all at once, wait up to {@code timeout} for all, then SIGKILL the rest. */
+    /** As above with another timeout. */
     public static void terminate(List<ProcessHandle> handles, Duration timeout) {
         handles.forEach(ProcessHandle::destroy);
         Poll.reached(timeout, Duration.ofMillis(100), () -> handles.stream().noneMatch(ProcessHandle::isAlive));
@@ -135,11 +108,7 @@ public final class Processes {
 
     /** @return whether {@code tool} is an executable on PATH */
     public static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
     }
 }

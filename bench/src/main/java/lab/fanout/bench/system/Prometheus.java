@@ -5,8 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
-/** A local Prometheus (Debian package {@code prometheus}) on 127.0.0.1:9090 scraping the services of {@code ./lab up}. */
+/** A local Prometheus (Debian package {@code prometheus}) on 127.0.0.1:9090, scraping {@code ./lab up}'s services. */
 public final class Prometheus {
 
     public static final int PORT = 9090;
@@ -26,7 +27,7 @@ public final class Prometheus {
         if (!Processes.onPath("prometheus")) {
             throw new IllegalStateException("prometheus is not installed: apt-get install -y prometheus");
         }
-        Ports.requireFree(java.util.Map.of("prometheus", PORT));
+        Ports.requireFree(Map.of("prometheus", PORT));
         if (!Files.isRegularFile(config)) {
             throw new IllegalStateException(config + " is missing");
         }
@@ -36,7 +37,8 @@ public final class Prometheus {
                 () -> !p.isAlive() || Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent());
         if (!answered || !p.isAlive()) {
             p.destroy();
-            throw new IllegalStateException("prometheus did not get ready; last lines of " + log + ":\n" + Logs.tail(log, 15));
+            throw new IllegalStateException("prometheus did not get ready; last lines of " + log + ":\n"
+                    + Logs.tail(log, 15));
         }
         return p;
     }

@@ -6,76 +6,88 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import lab.fanout.bench.model.Deployment;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The knobs a service reports at {@code /actuator/info} ({@code knobs.runtime}, {@code knobs.fanout},
- * {@code knobs.downstream}, {@code knobs.simulation}; service-common's KnobsInfoContributor): the truth the bound is
- * computed from, whatever the harness asked for. Bound to records; what a service does not report reads as null (or
- * the default each accessor names), and fields the bench does not use are ignored.
+ * The knobs a service reports at {@code /actuator/info} (service-common's KnobsInfoContributor): the truth the bound
+ * is computed from, whatever the harness asked for. Null where the service does not say.
  *
- * @param knobs {@code knobs} of the answer; null when the service did not answer or reports none
+ * @param present               whether it reports {@code knobs} at all
+ * @param profile               the first active profile, e.g. virtual; ? if unknown
+ * @param virtualRequestThreads whether Tomcat's request threads are virtual
+ * @param tomcatThreads         {@code server.tomcat.threads.max}
+ * @param carrierParallelism    the virtual-thread scheduler's parallelism (carrier threads), from its JDK MXBean
+ * @param garbageCollectors     the collectors' MXBean names, e.g. [G1 Young Generation, G1 Old Generation]
+ * @param maxHeapBytes          Runtime.maxMemory(), bytes
+ * @param jvmInputArguments     the JVM's input arguments (RuntimeMXBean), e.g. [--enable-preview, -Dx=1]
+ * @param availableProcessors   the service's available processors; 1 if unknown
+ * @param requestKnobs          {@code simulation.request-knobs}: it takes knobs (latencyMs, ...) per request; true
+ *                              if unsaid
+ * @param poolMaxTotal          {@code fanout.pool.max-total} (main-service only)
+ * @param latencyMs             {@code downstream.latency}, ms (the downstreams only)
  */
-public record ServiceInfo(Knobs knobs) {
+public record ServiceInfo(boolean present, String profile, boolean virtualRequestThreads, Integer tomcatThreads,
+                          Integer commonPoolParallelism, Integer carrierParallelism, Integer carrierMaxPoolSize,
+                          Integer carrierMinRunnable, List<String> garbageCollectors, Long maxHeapBytes,
+                          List<String> jvmInputArguments, int availableProcessors, boolean requestKnobs,
+                          Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs) {
 
+    // an absent list binds as empty, an absent object as null (orEmpty makes it empty)
     private static final JsonMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .withConfigOverride(List.class, o -> o.setNullHandling(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY)))
+            .build();
 
-    /** The part of {@code /actuator/info} read here. */
-    record Info(Knobs knobs) {
+    /** The part of the answer read here: {@code knobs.runtime}, {@code .fanout.pool}, {@code .downstream} and more. */
+    private record Info(Knobs knobs) {
     }
 
-    /** {@code knobs}: each part empty when not reported. */
-    public record Knobs(RuntimeKnobs runtime, Fanout fanout, Downstream downstream, Simulation simulation) {
-        public Knobs {
-            runtime = Objects.requireNonNullElseGet(runtime, () -> new RuntimeKnobs(null, null, null, null, null, null,
-                    null, null, null, null, null));
-            fanout = Objects.requireNonNullElseGet(fanout, () -> new Fanout(null));
-            downstream = Objects.requireNonNullElseGet(downstream, () -> new Downstream(null));
-            simulation = Objects.requireNonNullElseGet(simulation, () -> new Simulation(null));
-        }
+    private record Knobs(Runtime runtime, Fanout fanout, Downstream downstream, Simulation simulation) {
     }
 
-    /** {@code knobs.runtime}: the JVM and Tomcat as the service sees them; lists empty when not reported. */
-    public record RuntimeKnobs(List<String> profiles, Integer availableProcessors, Boolean virtualRequestThreads,
-                               Integer tomcatThreadsMax, Integer commonPoolParallelism, Integer carrierParallelism,
-                               Integer carrierMaxPoolSize, Integer carrierMinRunnable, List<String> garbageCollectors,
-                               Long maxHeapBytes, List<String> jvmInputArguments) {
-        public RuntimeKnobs {
-            profiles = Objects.requireNonNullElse(profiles, List.of());
-            garbageCollectors = Objects.requireNonNullElse(garbageCollectors, List.of());
-            jvmInputArguments = Objects.requireNonNullElse(jvmInputArguments, List.of());
-        }
+    private record Runtime(List<String> profiles, Integer availableProcessors, Boolean virtualRequestThreads,
+                           Integer tomcatThreadsMax, Integer commonPoolParallelism, Integer carrierParallelism,
+                           Integer carrierMaxPoolSize, Integer carrierMinRunnable, List<String> garbageCollectors,
+                           Long maxHeapBytes, List<String> jvmInputArguments) {
     }
 
-    /** {@code knobs.fanout} (main-service only). */
-    public record Fanout(Pool pool) {
-        public Fanout {
-            pool = Objects.requireNonNullElseGet(pool, () -> new Pool(null, null));
-        }
+    private record Fanout(Pool pool) {
     }
 
-    /** {@code knobs.fanout.pool}: fanout.pool.max-total and max-per-route. */
-    public record Pool(Integer maxTotal, Integer maxPerRoute) {
+    private record Pool(Integer maxTotal, Integer maxPerRoute) {
     }
 
-    /** {@code knobs.downstream} (the downstreams only): downstream.latency. */
-    public record Downstream(Duration latency) {
+    private record Downstream(Duration latency) {
     }
 
-    /** {@code knobs.simulation}: simulation.request-knobs. */
-    public record Simulation(Boolean requestKnobs) {
+    private record Simulation(Boolean requestKnobs) {
     }
 
-    /** @param managementUrl the service's actuator base URL (its management port), e.g. {@code http://localhost:9222} */
+    /** @param managementUrl the service's actuator (its management port), e.g. {@code http://localhost:9222} */
     public static ServiceInfo fetch(URI managementUrl) {
         return parse(Http.get(managementUrl.resolve("/actuator/info"), Duration.ofSeconds(5)).orElse("{}"));
     }
 
     public static ServiceInfo parse(String body) {
-        return new ServiceInfo(JSON.readValue(body, Info.class).knobs());
+        Knobs reported = JSON.readValue(body, Info.class).knobs();
+        Knobs k = orEmpty(reported, Knobs.class);
+        Runtime r = orEmpty(k.runtime(), Runtime.class);
+        Pool pool = orEmpty(orEmpty(k.fanout(), Fanout.class).pool(), Pool.class);
+        Duration latency = orEmpty(k.downstream(), Downstream.class).latency();
+        return new ServiceInfo(reported != null, r.profiles().isEmpty() ? "?" : r.profiles().getFirst(),
+                Boolean.TRUE.equals(r.virtualRequestThreads()), r.tomcatThreadsMax(), r.commonPoolParallelism(),
+                r.carrierParallelism(), r.carrierMaxPoolSize(), r.carrierMinRunnable(), r.garbageCollectors(),
+                r.maxHeapBytes(), r.jvmInputArguments(), Objects.requireNonNullElse(r.availableProcessors(), 1),
+                !Boolean.FALSE.equals(orEmpty(k.simulation(), Simulation.class).requestKnobs()), pool.maxTotal(),
+                pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis());
+    }
+
+    private static <T> T orEmpty(T part, Class<T> type) {
+        return part != null ? part : JSON.readValue("{}", type);
     }
 
     /**
@@ -84,113 +96,36 @@ public record ServiceInfo(Knobs knobs) {
      * @throws IllegalStateException when main-service reports no knobs (not this project's main-service?)
      */
     public Deployment deployment(int latencyMs) {
-        if (!present() || poolMaxTotal() == null) {
-            throw new IllegalStateException("main-service reports no knobs at /actuator/info (knobs.runtime, knobs.fanout)");
+        if (!present || poolMaxTotal == null) {
+            throw new IllegalStateException("main-service reports no knobs at /actuator/info (knobs.runtime,"
+                    + " knobs.fanout)");
         }
-        Deployment.Jvm jvm = new Deployment.Jvm(carrierParallelism(), carrierMaxPoolSize(), carrierMinRunnable(),
-                garbageCollectors(), maxHeapBytes(), jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList());
-        return new Deployment(profile(), virtualRequestThreads(), tomcatThreads(), poolMaxTotal(), poolMaxPerRoute(),
-                commonPoolParallelism(), availableProcessors(), latencyMs, jvm);
+        Deployment.Jvm jvm = new Deployment.Jvm(carrierParallelism, carrierMaxPoolSize, carrierMinRunnable,
+                garbageCollectors, maxHeapBytes, jvmOptions());
+        return new Deployment(profile, virtualRequestThreads, tomcatThreads, poolMaxTotal, poolMaxPerRoute,
+                commonPoolParallelism, availableProcessors, latencyMs, jvm);
     }
 
-    public boolean present() {
-        return knobs != null;
-    }
-
-    /** @return the knobs, each part empty when the service reported none */
-    private Knobs reported() {
-        return knobs != null ? knobs : new Knobs(null, null, null, null);
-    }
-
-    private RuntimeKnobs runtime() {
-        return reported().runtime();
-    }
-
-    /** @return the first active profile, e.g. virtual, or ? */
-    public String profile() {
-        return runtime().profiles().isEmpty() ? "?" : runtime().profiles().getFirst();
-    }
-
-    public boolean virtualRequestThreads() {
-        return Boolean.TRUE.equals(runtime().virtualRequestThreads());
-    }
-
-    public Integer tomcatThreads() {
-        return runtime().tomcatThreadsMax();
-    }
-
-    public Integer commonPoolParallelism() {
-        return runtime().commonPoolParallelism();
-    }
-
-    /** @return the virtual-thread scheduler's parallelism (carrier threads), from its JDK management bean */
-    public Integer carrierParallelism() {
-        return runtime().carrierParallelism();
-    }
-
-    public Integer carrierMaxPoolSize() {
-        return runtime().carrierMaxPoolSize();
-    }
-
-    public Integer carrierMinRunnable() {
-        return runtime().carrierMinRunnable();
-    }
-
-    /** @return the collectors' names, e.g. [G1 Young Generation, G1 Concurrent GC, G1 Old Generation]; empty if unknown */
-    public List<String> garbageCollectors() {
-        return runtime().garbageCollectors();
-    }
-
-    /** @return Runtime.maxMemory() in bytes, or null if not reported */
-    public Long maxHeapBytes() {
-        return runtime().maxHeapBytes();
-    }
-
-    /** @return the JVM's input arguments (RuntimeMXBean), e.g. [--enable-preview, -Dx=1]; empty if not reported */
-    public List<String> jvmInputArguments() {
-        return runtime().jvmInputArguments();
-    }
-
-    /** @return the service's available processors; 1 if not reported */
-    public int availableProcessors() {
-        return Objects.requireNonNullElse(runtime().availableProcessors(), 1);
-    }
-
-    /** @return simulation.request-knobs: whether the service takes knobs (latencyMs, ...) per request; true if unsaid */
-    public boolean requestKnobs() {
-        return !Boolean.FALSE.equals(reported().simulation().requestKnobs());
-    }
-
-    public Integer poolMaxTotal() {
-        return reported().fanout().pool().maxTotal();
-    }
-
-    public Integer poolMaxPerRoute() {
-        return reported().fanout().pool().maxPerRoute();
-    }
-
-    /** @return downstream.latency in ms, or null on main-service */
-    public Integer latencyMs() {
-        Duration latency = reported().downstream().latency();
-        return latency == null ? null : (int) latency.toMillis();
+    /** @return the input arguments other than {@code --enable-preview}: the ones the lab set */
+    private List<String> jvmOptions() {
+        return jvmInputArguments.stream().filter(a -> !a.equals("--enable-preview")).toList();
     }
 
     /** @return e.g. {@code profile=platform tomcatThreads=10 pool=500/500 commonPool=1} or {@code latency=200ms} */
     public String summary() {
-        if (!present()) {
+        if (!present) {
             return "(no knobs at /actuator/info)";
         }
-        List<String> parts = new ArrayList<>();
-        if (latencyMs() != null) {
-            parts.add("latency=" + latencyMs() + "ms");
-        } else {
-            parts.add("profile=" + profile() + (virtualRequestThreads() ? " (virtual request threads)" : ""));
-            parts.add("tomcatThreads=" + tomcatThreads() + " pool=" + poolMaxTotal() + "/" + poolMaxPerRoute()
-                    + " commonPoolParallelism=" + commonPoolParallelism() + " carrierParallelism=" + carrierParallelism());
-            List<String> options = jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList();
-            if (!options.isEmpty()) {
-                parts.add("jvm=" + options);
-            }
+        if (latencyMs != null) {
+            return "latency=" + latencyMs + "ms";
+        }
+        List<String> parts = new ArrayList<>(List.of(
+                "profile=" + profile + (virtualRequestThreads ? " (virtual request threads)" : ""),
+                "tomcatThreads=" + tomcatThreads + " pool=" + poolMaxTotal + "/" + poolMaxPerRoute
+                        + " commonPoolParallelism=" + commonPoolParallelism
+                        + " carrierParallelism=" + carrierParallelism));
+        if (!jvmOptions().isEmpty()) {
+            parts.add("jvm=" + jvmOptions());
         }
         return String.join(" ", parts);
     }
