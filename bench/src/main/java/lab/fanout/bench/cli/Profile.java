@@ -1,16 +1,17 @@
 package lab.fanout.bench.cli;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 import lab.fanout.bench.driver.HeyDriver;
 import lab.fanout.bench.driver.LoadDriver;
@@ -34,16 +35,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/**
- * {@code ./lab profile}: flame graphs of main-service under the benchmark's own kind of load. Starts the four services
- * on free ports as the harness does (a running {@code ./lab up} is left alone), warms up with hey, then two
- * consecutive windows of the same load: one CPU profile (what runs) and one wall-clock profile (where threads wait;
- * async-profiler samples either, not both into one flame graph). The system stops at the end.
- */
+/** {@code ./lab profile}: flame graphs of main-service under the benchmark's own kind of load (hey, closed loop). */
 @Command(name = "profile", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Records a CPU and a wall-clock flame graph of main-service with async-profiler under a bounded hey"
-                + " load, and writes them with summary.txt (top frames, main-service CPU-ms per request, threads) to"
-                + " results/profile-<timestamp>/.",
+        description = {"Records a CPU and a wall-clock flame graph of main-service with async-profiler under a"
+                + " bounded hey load, and writes them with summary.txt (top frames, main-service CPU-ms per request,"
+                + " threads) to results/profile-<timestamp>/.",
                 "Starts its own four services on free ports (a running ./lab up is left alone, but shares the CPU) and"
                 + " stops them at the end."},
         footer = {"", "Examples:",
@@ -57,35 +53,28 @@ import picocli.CommandLine.Spec;
                         + " summary.txt says so."})
 public final class Profile implements Callable<Integer> {
 
-    /** How the CPU window samples. */
-    enum Event {
-        /** cpu on perf events where they work here, else itimer */
-        auto,
-        /** cpu: perf events (async-profiler's own fallback is ctimer) */
-        cpu,
-        /** setitimer(ITIMER_PROF): no perf events needed */
-        itimer
-    }
+    /** How the CPU window samples (--event). */
+    enum Event { auto, cpu, itimer }
 
-    /** A sample per this much CPU time in the CPU window. */
-    static final Duration CPU_INTERVAL = Duration.ofMillis(10);
-    /** A sample of all threads per this much wall time in the wall window. */
-    static final Duration WALL_INTERVAL = Duration.ofMillis(20);
+    private static final Duration CPU_INTERVAL = Duration.ofMillis(10);    // a sample per 10 ms of CPU time
+    private static final Duration WALL_INTERVAL = Duration.ofMillis(20);   // all threads sampled per 20 ms of wall time
     /** hey's per-request timeout, s: twice main-service's default deadline, past which a request ends anyway. */
-    static final int TIMEOUT_SECONDS = 2 * ServiceDefaults.DEADLINE_SECONDS;
-    static final int TOP_FRAMES = 15;
+    private static final int TIMEOUT_SECONDS = 2 * ServiceDefaults.DEADLINE_SECONDS;
+    private static final int TOP_FRAMES = 15;
 
     @Spec
     CommandSpec spec;
 
     @Option(names = "--strategy", paramLabel = "S", defaultValue = "scopeFork",
-            description = "fan-out strategy (a concurrency= name or alias: seq, cf, threads, virtual, scope; default: ${DEFAULT-VALUE})")
+            description = "fan-out strategy (a concurrency= name or alias: seq, cf, threads, virtual, scope; default:"
+                    + " ${DEFAULT-VALUE})")
     String strategy;
 
     @Mixin
     KnobOptions knobs;
 
-    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "100", description = "hey clients (default: ${DEFAULT-VALUE})")
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "100",
+            description = "hey clients (default: ${DEFAULT-VALUE})")
     int concurrency;
 
     @Option(names = "--seconds", paramLabel = "N", defaultValue = "20",
@@ -97,7 +86,8 @@ public final class Profile implements Callable<Integer> {
     int warmupSeconds;
 
     @Option(names = "--event", defaultValue = "auto",
-            description = "CPU window's sampling: ${COMPLETION-CANDIDATES}; auto = cpu (perf events) where they work, else itimer (default: ${DEFAULT-VALUE})")
+            description = "CPU window's sampling: ${COMPLETION-CANDIDATES}; auto = cpu (perf events) where they work,"
+                    + " else itimer (default: ${DEFAULT-VALUE})")
     Event event;
 
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/profile-<timestamp>)")
@@ -108,81 +98,87 @@ public final class Profile implements Callable<Integer> {
                     + " .collapsed file, or one gzipped as .collapsed.gz, e.g. docs/overhead/after-cpu.collapsed.gz)")
     Path summarize;
 
+    private final LoadDriver hey = new HeyDriver();
+    private Path dir;
+    private URI url;
+    private long mainPid;
+    private AsyncProfiler profiler;
+    private Scraper scraper;
+
     @Override
     public Integer call() throws Exception {
         if (summarize != null) {
             if (!Files.isRegularFile(summarize)) {
-                throw bad("--summarize " + summarize + ": no such file (a .collapsed or .collapsed.gz of ./lab profile)");
+                throw bad("--summarize " + summarize + ": no such file (a .collapsed or .collapsed.gz of ./lab"
+                        + " profile)");
             }
-            System.out.print(ProfileSummary.renderStacks(summarize.toString(), CollapsedStacks.read(summarize), TOP_FRAMES));
+            System.out.print(ProfileSummary.renderStacks(summarize.toString(), CollapsedStacks.read(summarize),
+                    TOP_FRAMES));
             return 0;
         }
         Workspace ws = Workspace.current();
-        Strategy s;
-        try {
-            s = Strategy.parse(strategy);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
+        Strategy s = checked(() -> Strategy.parse(strategy));
         requireRange("--concurrency", concurrency, 1, 10_000);
         requireRange("--seconds", seconds, 1, 600);
         requireRange("--warmup-seconds", warmupSeconds, 0, 600);
-        Path dir = (out != null ? out : ws.results().resolve("profile-"
+        dir = (out != null ? out : ws.results().resolve("profile-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
-        if (dir.toString().contains(",") || dir.toString().contains("\"")) {
-            throw bad("--out " + dir + ": async-profiler's options are comma-separated, so the path may hold no comma or double quote");
+        if (dir.toString().contains(",")) {
+            throw bad("--out " + dir + ": async-profiler's options are comma-separated, so the path may hold no comma");
         }
-        LaunchSpec launch;
-        try {
-            launch = knobs.apply(LaunchSpec.defaults(ws.repo())).withFreePorts(true, dir.resolve("logs"));
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        LoadDriver hey = new HeyDriver();
+        LaunchSpec launch = checked(() -> knobs.apply(LaunchSpec.defaults(ws.repo()))
+                .withFreePorts(true, dir.resolve("logs")));
         hey.requireInstalled();
         Path library = AsyncProfiler.extract(ws.repo().resolve(".lab/async-profiler"));
         Files.createDirectories(dir.resolve("raw"));
-
-        System.out.printf("profile: %s, %s profile, %d clients, %d s warm-up, then %d s CPU + %d s wall-clock; writing %s%n",
-                s, launch.profile(), concurrency, warmupSeconds, seconds, seconds, dir);
+        System.out.printf("profile: %s, %s profile, %d clients, %d s warm-up, then %d s CPU + %d s wall-clock;"
+                + " writing %s%n", s, launch.profile(), concurrency, warmupSeconds, seconds, seconds, dir);
         String loadBefore = Environment.loadAverage();
-        List<ProfileSummary.Window> windows = new ArrayList<>();
-        long mainPid;
+        List<ProfileSummary.Window> windows = profile(launch, s, library);
+        writeSummary(ws, s, launch, loadBefore, windows);
+        return 0;
+    }
+
+    /** Starts the services, warms up, then runs the CPU window and the wall-clock window; stops the services. */
+    private List<ProfileSummary.Window> profile(LaunchSpec launch, Strategy s, Path library) throws Exception {
         try (LocalSystem system = LocalSystem.start(launch)) {
             mainPid = system.pids().get(ServiceDefaults.MAIN);
-            URI url = URI.create(system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH + "?concurrency=" + s);
+            url = URI.create(system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH + "?concurrency=" + s);
             if (warmupSeconds > 0) {
                 System.out.printf("warm-up: %d s of load, not profiled ...%n", warmupSeconds);
-                DriverRun w = hey.run(load(url, warmupSeconds), dir.resolve("raw/warmup"));
+                DriverRun w = hey.run(load(warmupSeconds), dir.resolve("raw/warmup"));
                 System.out.printf("  warm-up: %d answered (%.0f req/s)%n", w.answered(), w.answeredPerSecond());
             }
-            AsyncProfiler profiler = new AsyncProfiler(mainPid, library, dir.resolve("profiler.log"));
-            Scraper scraper = new Scraper(system.mainManagementUrl(), Runtime.getRuntime().availableProcessors());
-            String engine = startCpu(profiler);
-            windows.add(window(hey, profiler, scraper, url, dir, mainPid, "CPU", "cpu", engine));
+            profiler = new AsyncProfiler(mainPid, library, dir.resolve("profiler.log"));
+            scraper = new Scraper(system.mainManagementUrl(), Runtime.getRuntime().availableProcessors());
+            ProfileSummary.Window cpu = window("CPU", "cpu", startCpu());
             profiler.start("wall", WALL_INTERVAL);
-            windows.add(window(hey, profiler, scraper, url, dir, mainPid, "wall", "wall",
-                    "wall, all threads, running or waiting, a sample every " + WALL_INTERVAL.toMillis() + " ms of wall time"));
+            return List.of(cpu, window("wall", "wall", "wall, all threads, running or waiting, a sample every "
+                    + WALL_INTERVAL.toMillis() + " ms of wall time"));
         }
+    }
+
+    private void writeSummary(Workspace ws, Strategy s, LaunchSpec launch, String loadBefore,
+                              List<ProfileSummary.Window> windows) throws IOException {
         List<String> intro = List.of(
                 "./lab profile " + String.join(" ", args()),
                 String.format(Locale.ROOT, "main-service (pid %d) with %s, %s profile, %d hey clients, knobs: %s",
                         mainPid, s, launch.profile(), concurrency, knobs.asArgs()),
-                "warm-up before the windows: " + warmupSeconds + " s (a fresh JVM needs 60-80 s before its figures settle)",
-                "async-profiler 4.2 attached with jcmd JVMTI.agent_load (profiler.log: every call and its answer)",
+                "warm-up before the windows: " + warmupSeconds + " s (a fresh JVM needs 60-80 s before its figures"
+                        + " settle)",
+                "async-profiler 4.2 loaded through the JDK Attach API (profiler.log: every action and its answer)",
                 Environment.summary(ws.repo()),
                 "load average (1/5/15 min) before: " + loadBefore + ", after: " + Environment.loadAverage());
-        Path summary = dir.resolve("summary.txt");
-        Files.writeString(summary, ProfileSummary.render(intro, windows, TOP_FRAMES));
+        String text = ProfileSummary.render(intro, windows, TOP_FRAMES);
+        Path summary = Files.writeString(dir.resolve("summary.txt"), text);
         System.out.println();
-        System.out.print(Files.readString(summary));
+        System.out.print(text);
         System.out.println();
         System.out.println("wrote " + dir.resolve("cpu.html") + ", " + dir.resolve("wall.html") + ", " + summary);
-        return 0;
     }
 
     /** @return the CPU window's engine in words, once sampling runs */
-    private String startCpu(AsyncProfiler profiler) {
+    private String startCpu() {
         String interval = ", a sample every " + CPU_INTERVAL.toMillis() + " ms of CPU time";
         if (event == Event.itimer) {
             profiler.start("itimer", CPU_INTERVAL);
@@ -210,38 +206,43 @@ public final class Profile implements Callable<Integer> {
         return "itimer, because " + refused + interval;
     }
 
-    /** Drives one window while {@code profiler} samples, then stops it and writes {@code <file>.html} and {@code .collapsed}. */
-    private ProfileSummary.Window window(LoadDriver hey, AsyncProfiler profiler, Scraper scraper, URI url, Path dir,
-                                         long mainPid, String name, String file, String engine) throws InterruptedException {
+    /** Drives one window while {@link #profiler} samples, then stops it and writes {@code file}.html and .collapsed. */
+    private ProfileSummary.Window window(String name, String file, String engine) throws InterruptedException {
         System.out.printf("%s window: %d s of load, %s ...%n", name, seconds, engine);
         Map<String, Long> pids = Map.of(ServiceDefaults.MAIN, mainPid);
         MachineCpu before = MachineCpu.now(pids);
         Scraper.Sampling sampling = scraper.start();
         DriverRun run;
         try {
-            run = hey.run(load(url, seconds), dir.resolve("raw/" + file));
+            run = hey.run(load(seconds), dir.resolve("raw/" + file));
         } finally {
             profiler.stop();
         }
         ServerFigures server = sampling.stop();
-        MachineCpu after = MachineCpu.now(pids);
-        Path html = dir.resolve(file + ".html");
-        Path collapsed = dir.resolve(file + ".collapsed");
+        Double cpuSeconds = MachineCpu.secondsByProcess(before, MachineCpu.now(pids)).get(ServiceDefaults.MAIN);
         String title = "main-service " + name + " profile - " + url.getQuery() + " - " + concurrency + " clients";
-        profiler.dump(html, title);
-        profiler.dump(collapsed, title);
-        CollapsedStacks stacks = CollapsedStacks.read(collapsed);
-        Double cpuSeconds = MachineCpu.secondsByProcess(before, after).get(ServiceDefaults.MAIN);
+        List<String> files = List.of(file + ".html", file + ".collapsed");
+        files.forEach(f -> profiler.dump(dir.resolve(f), title));
+        CollapsedStacks stacks = CollapsedStacks.read(dir.resolve(files.getLast()));
         Double perRequest = ProfileSummary.cpuMsPerRequest(cpuSeconds, run.answered());
-        System.out.printf(Locale.ROOT, "  %s window: %d answered (%.0f req/s), %d samples, main-service %s CPU-ms per request%n",
-                name, run.answered(), run.answeredPerSecond(), stacks.total(),
+        System.out.printf(Locale.ROOT, "  %s window: %d answered (%.0f req/s), %d samples, main-service %s CPU-ms per"
+                + " request%n", name, run.answered(), run.answeredPerSecond(), stacks.total(),
                 perRequest == null ? "n/a" : String.format(Locale.ROOT, "%.3f", perRequest));
-        return new ProfileSummary.Window(name, engine, List.of(html.getFileName().toString(), collapsed.getFileName().toString()),
-                run.windowSeconds(), run.answered(), run.errors(), cpuSeconds, server, stacks);
+        return new ProfileSummary.Window(name, engine, files, run.windowSeconds(), run.answered(), run.errors(),
+                cpuSeconds, server, stacks);
     }
 
-    private Load load(URI url, int durationSeconds) {
+    private Load load(int durationSeconds) {
         return new Load(url, concurrency, null, durationSeconds, null, TIMEOUT_SECONDS);
+    }
+
+    /** @return {@code parse}'s value; its IllegalArgumentException as a bad option (exit 2) */
+    private <T> T checked(Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
     }
 
     private void requireRange(String option, int value, int min, int max) {

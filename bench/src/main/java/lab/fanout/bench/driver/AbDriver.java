@@ -16,24 +16,18 @@ import lab.fanout.bench.model.Load;
 import org.HdrHistogram.Histogram;
 
 /**
- * ApacheBench (Debian package {@code apache2-utils}), the seed demo's driver. Its summary gives the counts and the
- * window; {@code -g} writes one row per request whose {@code ttime} (ms) gives the percentiles. {@code -l} accepts
- * bodies of varying length (else ab counts them as "Length" failures). ab has no constant-rate mode, and a timeout
- * ({@code -s}) aborts the whole run.
+ * ApacheBench (Debian package {@code apache2-utils}), the seed demo's driver: its summary gives the counts and the
+ * window, its {@code -g} file one row per request with {@code ttime} (ms). {@code -l} accepts bodies of varying
+ * length (else ab counts them as "Length" failures). No constant-rate mode; a timeout ({@code -s}) aborts the run.
  */
 public final class AbDriver extends LoadDriver {
 
     private static final Pattern FAILED = Pattern.compile(
             "\\(Connect: (\\d+), Receive: (\\d+), Length: (\\d+), Exceptions: (\\d+)\\)");
+    private static final String[] FAILURE_KINDS = {"connect", "receive", "length", "exception"};
 
-    @Override
-    public String name() {
-        return "ab";
-    }
-
-    @Override
-    public String installHint() {
-        return "apt-get install -y apache2-utils";
+    public AbDriver() {
+        super("ab", "apt-get install -y apache2-utils", ".ab.txt");
     }
 
     @Override
@@ -44,24 +38,16 @@ public final class AbDriver extends LoadDriver {
         List<String> c = new ArrayList<>(List.of("ab", "-l", "-c", Integer.toString(load.concurrency()),
                 "-s", Integer.toString(load.timeoutSeconds() == 0 ? 86_400 : load.timeoutSeconds()),   // 0: a day
                 "-g", with(base, ".ab.tsv").toString()));
-        if (load.requests() != null) {
-            c.addAll(List.of("-n", load.requests().toString()));
-        } else {
-            c.addAll(List.of("-t", load.durationSeconds().toString(), "-n", "100000000"));   // -t alone caps at 50,000
-        }
+        c.addAll(load.requests() != null ? List.of("-n", load.requests().toString())
+                : List.of("-t", load.durationSeconds().toString(), "-n", "100000000"));   // -t alone caps at 50,000
         c.add(load.url().toString());
         return c;
     }
 
     @Override
-    protected Path stdout(Path base) {
-        return with(base, ".ab.txt");
-    }
-
-    @Override
     protected DriverRun parse(Load load, Path base) {
         try {
-            return parse(Files.readString(stdout(base)), with(base, ".ab.tsv"), load.requests() == null ? -1 : load.requests());
+            return parse(Files.readString(output(base)), with(base, ".ab.tsv"), requested(load));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -69,43 +55,37 @@ public final class AbDriver extends LoadDriver {
 
     /** @param summary ab's stdout; {@code gnuplot} its {@code -g} file */
     static DriverRun parse(String summary, Path gnuplot, long requested) throws IOException {
-        long complete = number(summary, "Complete requests:");
-        double seconds = Double.parseDouble(field(summary, "Time taken for tests:").split("\\s+")[0]);
-        long non2xx = summary.contains("Non-2xx responses:") ? number(summary, "Non-2xx responses:") : 0;
+        long complete = Long.parseLong(field(summary, "Complete requests:"));
+        double seconds = Double.parseDouble(field(summary, "Time taken for tests:"));
+        long non2xx = summary.contains("Non-2xx responses:") ? Long.parseLong(field(summary, "Non-2xx responses:")) : 0;
         SortedMap<String, Long> errors = new TreeMap<>();
         Matcher failed = FAILED.matcher(summary);
         if (failed.find()) {
-            String[] kinds = {"connect", "receive", "length", "exception"};
-            for (int i = 0; i < kinds.length; i++) {
+            for (int i = 0; i < FAILURE_KINDS.length; i++) {
                 long n = Long.parseLong(failed.group(i + 1));
                 if (n > 0) {
-                    errors.put(kinds[i], n);
+                    errors.put(FAILURE_KINDS[i], n);
                 }
             }
         }
+        long answered = complete - errors.values().stream().mapToLong(Long::longValue).sum();
         if (non2xx > 0) {
             errors.put("HTTP non-2xx", non2xx);   // ab does not say which status
         }
-        long failedCount = errors.values().stream().mapToLong(Long::longValue).sum() - non2xx;
         Histogram latencies = DriverRun.histogram();
         try (var lines = Files.lines(gnuplot)) {
-            lines.skip(1).map(l -> l.split("\t")).filter(f -> f.length >= 6)
-                    .forEach(f -> latencies.recordValue(Math.max(1, Long.parseLong(f[4].trim()) * 1000)));   // ttime, ms
+            lines.skip(1).map(l -> l.split("\t")).filter(f -> f.length >= 6)   // f[4]: ttime, ms
+                    .forEach(f -> latencies.recordValue(Math.max(1, Long.parseLong(f[4].trim()) * 1000)));
         }
-        long answered = complete - failedCount;
         return new DriverRun(requested, answered, Math.max(0, answered - non2xx), errors, seconds, latencies);
     }
 
-    private static long number(String summary, String label) {
-        return Long.parseLong(field(summary, label).split("\\s+")[0]);
-    }
-
+    /** @return the first word after {@code label} */
     private static String field(String summary, String label) {
         int i = summary.indexOf(label);
         if (i < 0) {
             throw new IllegalStateException("no '" + label + "' in ab's output");
         }
-        int end = summary.indexOf('\n', i);
-        return summary.substring(i + label.length(), end < 0 ? summary.length() : end).trim();
+        return summary.substring(i + label.length()).trim().split("\\s+", 2)[0];
     }
 }

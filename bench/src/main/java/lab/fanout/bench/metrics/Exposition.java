@@ -1,7 +1,7 @@
 package lab.fanout.bench.metrics;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -24,21 +24,14 @@ public record Exposition(List<Sample> samples) {
     public static Exposition parse(String text) {
         List<Sample> samples = new ArrayList<>();
         for (String line : text.split("\n")) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
+            Matcher m = LINE.matcher(line);   // comments (#) and blank lines do not match
+            if (m.find()) {
+                Map<String, String> labels = new HashMap<>();
+                LABEL.matcher(m.group(2) == null ? "" : m.group(2)).results()
+                        .forEach(l -> labels.put(l.group(1), l.group(2)));
+                // Java spells +Inf and -Inf as +Infinity and -Infinity; NaN alike
+                samples.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(3).replace("Inf", "Infinity"))));
             }
-            Matcher m = LINE.matcher(line);
-            if (!m.find()) {
-                continue;
-            }
-            Map<String, String> labels = new LinkedHashMap<>();
-            if (m.group(2) != null) {
-                Matcher l = LABEL.matcher(m.group(2));
-                while (l.find()) {
-                    labels.put(l.group(1), l.group(2));
-                }
-            }
-            samples.add(new Sample(m.group(1), labels, value(m.group(3))));
         }
         return new Exposition(samples);
     }
@@ -48,27 +41,13 @@ public record Exposition(List<Sample> samples) {
      * @return the sum of the matching series, or empty when the metric is absent (never 0 for "absent")
      */
     public OptionalDouble sum(String name, Map<String, String> labels) {
-        double sum = 0;
-        boolean found = false;
-        for (Sample s : samples) {
-            if (s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())) {
-                sum += s.value;
-                found = true;
-            }
-        }
-        return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+        List<Sample> matching = samples.stream()
+                .filter(s -> s.name.equals(name) && s.labels.entrySet().containsAll(labels.entrySet())).toList();
+        return matching.isEmpty() ? OptionalDouble.empty()
+                : OptionalDouble.of(matching.stream().mapToDouble(Sample::value).sum());
     }
 
     public OptionalDouble sum(String name) {
         return sum(name, Map.of());
-    }
-
-    private static double value(String s) {
-        return switch (s) {
-            case "+Inf" -> Double.POSITIVE_INFINITY;
-            case "-Inf" -> Double.NEGATIVE_INFINITY;
-            case "NaN" -> Double.NaN;
-            default -> Double.parseDouble(s);
-        };
     }
 }

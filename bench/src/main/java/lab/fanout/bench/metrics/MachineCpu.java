@@ -11,15 +11,11 @@ import java.util.Map;
 import lab.fanout.bench.model.Repetition;
 
 /**
- * How busy the whole machine was, from {@code /proc/stat} (Linux), and where that CPU went among the processes of the
- * lab, from {@code /proc/<pid>/stat}: the harness, its load driver, and the services when the target knows their
- * pids. The one place that reads CPU time: the report's busy share, its "others" share and its CPU-ms per request
- * all come from two snapshots taken here, before and after a measured run.
- * <p>
- * The driver is measured as the harness's reaped children ({@link ProcStat#reapedChildrenTicks()}): it runs as the
- * harness's only short-lived child during a repetition and is waited for when it exits, so its whole CPU, to the tick,
- * moves into that counter, where sampling {@code ProcessHandle.info()} while it runs misses its last moments. (A
- * service that died and was reaped inside the window would be counted there too.)
+ * A snapshot of the machine's CPU ({@code /proc/stat}) and of the lab's processes' ({@code /proc/<pid>/stat}): the
+ * one place that reads CPU time, so the report's busy share, "others" share and CPU-ms per request come from two
+ * snapshots, before and after a measured run. The driver counts as the harness's reaped children: it is the only
+ * short-lived child during a run and is waited for, so its whole CPU moves there to the tick, where sampling it while
+ * it runs would miss its last moments (a service that died and was reaped in the window would count there too).
  *
  * @param busy      ticks the machine spent not idle (user, nice, system, irq, softirq, steal), all cores
  * @param total     all ticks of all cores
@@ -29,11 +25,7 @@ import lab.fanout.bench.model.Repetition;
 public record MachineCpu(long busy, long total, Map<String, Long> processes) {
 
     /** Clock ticks per second of /proc's counters (USER_HZ): 100 on Linux. */
-    static final double HZ = 100;
-
-    public MachineCpu {
-        processes = Collections.unmodifiableMap(new LinkedHashMap<>(processes));
-    }
+    private static final double HZ = 100;
 
     /**
      * @param services role to pid of the services the target runs on this machine (empty when it does not know them)
@@ -43,7 +35,6 @@ public record MachineCpu(long busy, long total, Map<String, Long> processes) {
         try {
             String[] f = Files.readAllLines(Path.of("/proc/stat")).getFirst().trim().split("\\s+");
             long[] v = Arrays.stream(f, 1, Math.min(f.length, 9)).mapToLong(Long::parseLong).toArray();
-            long idle = v[3] + v[4];   // idle + iowait
             long total = Arrays.stream(v).sum();
             Map<String, Long> processes = new LinkedHashMap<>();
             services.forEach((role, pid) -> {
@@ -57,7 +48,8 @@ public record MachineCpu(long busy, long total, Map<String, Long> processes) {
                 processes.put(Repetition.HARNESS, self.ownTicks());
                 processes.put(Repetition.DRIVER, self.reapedChildrenTicks());
             }
-            return new MachineCpu(total - idle, total, processes);
+            long idle = v[3] + v[4];   // idle + iowait
+            return new MachineCpu(total - idle, total, Collections.unmodifiableMap(processes));
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -86,15 +78,10 @@ public record MachineCpu(long busy, long total, Map<String, Long> processes) {
                 : 100.0 * (end.busy - start.busy) / (end.total - start.total);
     }
 
-    /**
-     * @return percent of all cores busy with other people's work (neither the harness, its driver nor the services it
-     *         knows) between {@code start} and {@code end}, or null
-     */
+    /** @return percent of all cores busy with work neither ours nor our driver's nor our services', or null */
     public static Double othersPercent(MachineCpu start, MachineCpu end) {
-        if (start == null || end == null || end.total == start.total) {
-            return null;
-        }
+        Double busy = busyPercent(start, end);
         double own = secondsByProcess(start, end).values().stream().mapToDouble(Double::doubleValue).sum() * HZ;
-        return Math.max(0, 100.0 * (end.busy - start.busy - own) / (end.total - start.total));
+        return busy == null ? null : Math.max(0, busy - 100.0 * own / (end.total - start.total));
     }
 }

@@ -5,32 +5,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The CPU counters of one process, from its {@code /proc/<pid>/stat} line (proc(5)), in clock ticks (USER_HZ, 100 per
- * second on Linux).
+ * The CPU counters of one process from its {@code /proc/<pid>/stat} line (proc(5)), in clock ticks (USER_HZ).
  *
- * @param utime  ticks the process ran in user mode (field 14)
- * @param stime  ticks it ran in kernel mode (field 15)
- * @param cutime user-mode ticks of its children that it has already waited for (field 16)
+ * @param utime  ticks in user mode (field 14)
+ * @param stime  ticks in kernel mode (field 15)
+ * @param cutime user-mode ticks of the children it has waited for (field 16)
  * @param cstime kernel-mode ticks of those children (field 17)
  */
 record ProcStat(long utime, long stime, long cutime, long cstime) {
 
-    /** @return the process's own CPU, ticks */
     long ownTicks() {
         return utime + stime;
     }
 
-    /**
-     * @return the CPU of the children reaped so far, ticks: a child's whole CPU lands here at once when its parent
-     *         waits for it (the JDK's process reaper does that as soon as it exits)
-     */
+    /** @return the CPU of the reaped children: all of a child's lands here when the JDK's reaper waits for it */
     long reapedChildrenTicks() {
         return cutime + cstime;
     }
 
     /**
-     * @param line e.g. {@code 4242 (hey) S 1 ...}; the command name (field 2) may hold spaces and parentheses, e.g.
-     *             {@code (my (odd) cmd)}, so fields are counted after its <em>last</em> closing parenthesis
+     * @param line e.g. {@code 4242 (hey) S 1 ...}; the command name may hold spaces and parentheses, so fields are
+     *             counted after its <em>last</em> closing parenthesis
      * @throws IllegalArgumentException when the line has not that shape
      */
     static ProcStat parse(String line) {

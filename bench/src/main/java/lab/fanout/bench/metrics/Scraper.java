@@ -2,32 +2,39 @@ package lab.fanout.bench.metrics;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.system.Http;
 
 /**
- * Scrapes main-service's {@code /actuator/prometheus} (on its management port) every second while a run goes on, keeping the peaks; one scrape
- * just before and one just after give the CPU used in between.
+ * Scrapes main-service's {@code /actuator/prometheus} (management port) every second while a run goes on, keeping
+ * the peaks; one scrape just before and one just after give the CPU used in between.
  */
 public final class Scraper {
 
     // one scrape costs main-service ~20 ms of CPU (130 KB of histograms): once a second keeps that near 2 %
-    static final Duration PERIOD = Duration.ofSeconds(1);
+    private static final Duration PERIOD = Duration.ofSeconds(1);
     /** main-service's pooled connections, both pools (Micrometer's HttpClient 5 binder), by {@code state}. */
     public static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
-    static final String PENDING = "httpcomponents_httpclient_pool_total_pending";
+    /** The series whose peaks {@link ServerFigures} holds, in its order: platform, virtual, leased, pending. */
+    private static final List<Function<Exposition, OptionalDouble>> PEAKS = List.of(
+            e -> e.sum("jvm_threads_live_threads"), e -> e.sum("jvm_threads_virtual_live_threads"),
+            e -> e.sum(LEASED, Map.of("state", "leased")), e -> e.sum("httpcomponents_httpclient_pool_total_pending"));
 
     private final URI managementUrl;
     private final int cores;
 
     /**
      * @param mainManagementUrl main-service's actuator base URL, e.g. {@code http://localhost:9222}
-     * @param cores             main-service's available processors (for {@code process_cpu_usage}, a 0..1 share of
+     * @param cores             main-service's available processors ({@code process_cpu_usage} is a 0..1 share of
      *                          all cores)
      */
     public Scraper(URI mainManagementUrl, int cores) {
@@ -39,10 +46,7 @@ public final class Scraper {
         return scrape(managementUrl);
     }
 
-    /**
-     * @param managementUrl any service's actuator base URL
-     * @return its {@code /actuator/prometheus} now, or empty when it did not answer within 5 s
-     */
+    /** @return any service's {@code /actuator/prometheus} now, or empty when it did not answer within 5 s */
     public static Optional<Exposition> scrape(URI managementUrl) {
         return Http.get(managementUrl.resolve("/actuator/prometheus"), Duration.ofSeconds(5)).map(Exposition::parse);
     }
@@ -54,19 +58,17 @@ public final class Scraper {
 
     /** @return heap in use now, bytes ({@code jvm_memory_used_bytes{area="heap"}}), or null */
     public Double heapBytes() {
-        return scrape().map(e -> e.sum("jvm_memory_used_bytes", Map.of("area", "heap"))).map(Scraper::boxed).orElse(null);
+        return scrape().map(e -> e.sum("jvm_memory_used_bytes", Map.of("area", "heap")))
+                .filter(OptionalDouble::isPresent).map(OptionalDouble::getAsDouble).orElse(null);
     }
 
     public final class Sampling {
 
-        private final Thread thread;
+        private final ScheduledExecutorService timer =
+                Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("lab-scraper").factory());
         private final long startNanos = System.nanoTime();
         private final Exposition first;
-        private volatile boolean running = true;
-        private Peak platform = new Peak(e -> e.sum("jvm_threads_live_threads"));
-        private Peak virtual = new Peak(e -> e.sum("jvm_threads_virtual_live_threads"));
-        private Peak leased = new Peak(e -> e.sum(LEASED, Map.of("state", "leased")));
-        private Peak pending = new Peak(e -> e.sum(PENDING));
+        private final Double[] peaks = new Double[PEAKS.size()];   // null while a series was never present
         private double usageSum;
         private int usageCount;
         private int scrapes;
@@ -74,18 +76,8 @@ public final class Scraper {
         private Sampling() {
             first = scrape().orElse(null);
             record(first);
-            thread = Thread.ofPlatform().daemon().name("lab-scraper").start(this::loop);
-        }
-
-        private void loop() {
-            while (running) {
-                try {
-                    Thread.sleep(PERIOD);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                scrape().ifPresent(this::record);
-            }
+            timer.scheduleWithFixedDelay(() -> scrape().ifPresent(this::record), PERIOD.toMillis(), PERIOD.toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
 
         private synchronized void record(Exposition e) {
@@ -93,8 +85,11 @@ public final class Scraper {
                 return;
             }
             scrapes++;
-            for (Peak p : new Peak[] {platform, virtual, leased, pending}) {
-                p.offer(e);
+            for (int i = 0; i < peaks.length; i++) {
+                OptionalDouble v = PEAKS.get(i).apply(e);
+                if (v.isPresent()) {
+                    peaks[i] = peaks[i] == null ? v.getAsDouble() : Math.max(peaks[i], v.getAsDouble());
+                }
             }
             OptionalDouble usage = e.sum("process_cpu_usage");
             if (usage.isPresent()) {
@@ -105,10 +100,9 @@ public final class Scraper {
 
         /** @return the figures of the run that ends now */
         public ServerFigures stop() {
-            running = false;
-            thread.interrupt();
+            timer.shutdownNow();
             try {
-                thread.join(Duration.ofSeconds(10));
+                timer.awaitTermination(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -116,11 +110,11 @@ public final class Scraper {
             double seconds = (System.nanoTime() - startNanos) / 1e9;
             synchronized (this) {
                 record(last);
-                return new ServerFigures(platform.value(), virtual.value(), leased.value(), pending.value(),
-                        cpuSeconds(last, seconds), scrapes);
+                return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes);
             }
         }
 
+        /** @return the CPU counter's difference, else the mean usage share × cores × time; null without either */
         private Double cpuSeconds(Exposition last, double seconds) {
             String counter = "process_cpu_time_ns_total";
             if (first != null && last != null && first.sum(counter).isPresent() && last.sum(counter).isPresent()) {
@@ -128,30 +122,5 @@ public final class Scraper {
             }
             return usageCount == 0 ? null : usageSum / usageCount * cores * seconds;
         }
-    }
-
-    /** The largest value seen of one series; null while the metric was never present. */
-    private static final class Peak {
-        private final Function<Exposition, OptionalDouble> read;
-        private Double max;
-
-        Peak(Function<Exposition, OptionalDouble> read) {
-            this.read = read;
-        }
-
-        void offer(Exposition e) {
-            OptionalDouble v = read.apply(e);
-            if (v.isPresent()) {
-                max = max == null ? v.getAsDouble() : Math.max(max, v.getAsDouble());
-            }
-        }
-
-        Double value() {
-            return max;
-        }
-    }
-
-    private static Double boxed(OptionalDouble d) {
-        return d.isPresent() ? d.getAsDouble() : null;
     }
 }

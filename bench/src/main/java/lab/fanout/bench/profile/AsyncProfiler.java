@@ -8,58 +8,39 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import lab.fanout.bench.system.Processes;
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
 
 /**
  * async-profiler (the {@code tools.profiler:async-profiler} jar's {@code linux-x64/libasyncProfiler.so}) in another
- * JVM, driven the way its own {@code asprof} drives it: each action is one {@code jcmd <pid> JVMTI.agent_load <so>
- * "<action>,<option>=..."}, which loads the agent on the first call and hands the options to the loaded one after
- * that (the same path every time, or a second copy would load). The target needs no flag at start; JDK 21+ only logs a
- * warning about an agent loaded dynamically (JEP 451).
- * <p>
- * jcmd's own parser would take {@code event=cpu} as a jcmd option and pass nothing, so the agent's options go inside
- * double quotes; they are comma-separated, so no value may hold a comma or a double quote. The agent's messages go to
- * a log file ({@code log=}), read back after each call; jcmd prints the agent's return code ({@code return code: 0}).
+ * JVM: each action loads the agent through the Attach API ({@code VirtualMachine.loadAgentPath}, the "load" command
+ * its own {@code asprof} sends), which starts it the first time and hands the options to the loaded one after that
+ * (the same path every time, or a second copy would load). The target needs no flag at start; JDK 21+
+ * only logs a warning about an agent loaded dynamically (JEP 451). The agent's options are comma-separated, so no
+ * value may hold a comma; its messages go to a log file ({@code log=}), read back after each action.
+ *
+ * @param pid     the JVM to profile (same user, same machine)
+ * @param library {@link #extract}'s result
+ * @param log     every action and the agent's answer are appended here
  */
-public final class AsyncProfiler {
+public record AsyncProfiler(long pid, Path library, Path log) {
 
-    /** Where the jar keeps the agent for Linux on x86-64. */
-    static final String LIBRARY = "linux-x64/libasyncProfiler.so";
-    private static final Pattern RETURN_CODE = Pattern.compile("return code: (-?\\d+)");
-    private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
+    private static final String LIBRARY = "linux-x64/libasyncProfiler.so";
 
-    private final long pid;
-    private final Path jcmd;
-    private final Path library;
-    private final Path log;
-
-    /**
-     * @param pid     the JVM to profile (same user, same machine)
-     * @param library {@link #extract}'s result
-     * @param log     every call and the agent's answer are appended here
-     */
-    public AsyncProfiler(long pid, Path library, Path log) {
-        this.pid = pid;
-        this.library = library;
-        this.log = log;
-        this.jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        if (!Files.isExecutable(jcmd)) {
-            throw new IllegalStateException(jcmd + " is missing: ./lab profile needs a full JDK 25 (jcmd), not a JRE");
+    public AsyncProfiler {
+        if (ModuleLayer.boot().findModule("jdk.attach").isEmpty()) {
+            throw new IllegalStateException("./lab profile needs a full JDK 25 (module jdk.attach), not a JRE");
         }
     }
 
     /**
-     * Copies the agent out of the jar on the classpath, once per content: the file name carries the jar's size and
-     * the copy is replaced atomically, so a JVM that has the old one loaded keeps it.
-     *
-     * @param dir e.g. {@code .lab/async-profiler}
-     * @return the {@code .so}
+     * @return the agent's {@code .so}, copied out of the jar into {@code dir} once per content: its name carries the
+     *         size and it is replaced atomically, so a JVM that has the old one loaded keeps it
      * @throws IllegalStateException on another OS or CPU than Linux x86-64, or when the jar is not on the classpath
      */
     public static Path extract(Path dir) {
@@ -70,11 +51,9 @@ public final class AsyncProfiler {
                         + " jar): rebuild the CLI with ./lab build");
             }
             byte[] bytes = in.readAllBytes();
-            Files.createDirectories(dir);
-            Path so = dir.resolve("libasyncProfiler-" + bytes.length + ".so");
+            Path so = Files.createDirectories(dir).resolve("libasyncProfiler-" + bytes.length + ".so");
             if (!Files.exists(so) || Files.size(so) != bytes.length) {
-                Path tmp = Files.createTempFile(dir, "libasyncProfiler", ".tmp");
-                Files.write(tmp, bytes);
+                Path tmp = Files.write(Files.createTempFile(dir, "libasyncProfiler", ".tmp"), bytes);
                 Files.move(tmp, so, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             }
             return so;
@@ -91,11 +70,8 @@ public final class AsyncProfiler {
     }
 
     /**
-     * Starts sampling.
-     *
-     * @param event    {@code cpu} (perf events; async-profiler itself falls back to {@code ctimer} when they are
-     *                 refused), {@code itimer} (setitimer, works without perf events) or {@code wall} (every thread,
-     *                 running or not)
+     * @param event    {@code cpu} (perf events; async-profiler falls back to {@code ctimer} when they are refused),
+     *                 {@code itimer} (setitimer, no perf events needed) or {@code wall} (every thread, running or not)
      * @param interval time between samples: of CPU time for cpu and itimer, of wall time for wall
      * @throws IllegalStateException when the agent answers with an error (message: its log)
      */
@@ -109,19 +85,14 @@ public final class AsyncProfiler {
     }
 
     /**
-     * Writes the last profile; the format follows the extension: {@code .html} a flame graph, {@code .collapsed}
-     * one line per stack ({@link CollapsedStacks}).
-     *
-     * @param title the flame graph's heading (no commas)
+     * Writes the last profile as its extension says: {@code .html} a flame graph (headed {@code title}, which may hold
+     * no comma), {@code .collapsed} its stacks.
      */
     public void dump(Path file, String title) {
         call("dump,file=" + file.toAbsolutePath() + (file.toString().endsWith(".html") ? ",title=" + title : ""));
     }
 
-    /**
-     * @return whether the target holds perf-event file descriptors now: true while a {@code cpu} profile runs on
-     *         perf events, false when async-profiler fell back to its timer engines (perf events refused)
-     */
+    /** @return whether the target holds perf-event descriptors: false when {@code cpu} fell back to a timer */
     public boolean perfEventsOpen() {
         try (Stream<Path> fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
             return fds.anyMatch(fd -> {
@@ -136,54 +107,65 @@ public final class AsyncProfiler {
         }
     }
 
-    private void call(String action) {
+    /**
+     * @param action e.g. {@code start,event=cpu,interval=10ms}; logged with the answer and the agent's own log
+     * @throws IllegalStateException when the JVM cannot be attached to or the agent refuses (its return code and log)
+     */
+    void call(String action) {
         Path agentLog = log.resolveSibling(log.getFileName() + ".agent");
-        List<String> command = command(jcmd, pid, library, action + ",log=" + agentLog.toAbsolutePath());
+        takeText(agentLog);   // a stale one from an interrupted run
+        append("> " + action);
+        int code;
         try {
-            Files.deleteIfExists(agentLog);
-            Processes.Result jcmdRun = Processes.run(command, null, JCMD_TIMEOUT);
-            if (!jcmdRun.finished()) {
-                throw new IllegalStateException("jcmd " + pid + " did not answer within " + JCMD_TIMEOUT.toSeconds() + " s");
+            code = load(action + ",log=" + agentLog.toAbsolutePath());
+        } catch (IllegalStateException e) {
+            append(e.getMessage());
+            throw e;
+        }
+        String agent = takeText(agentLog);
+        append("return code: " + code + (agent.isEmpty() ? "" : "\n" + agent));
+        if (code != 0) {
+            throw new IllegalStateException("async-profiler refused '" + action + "' in pid " + pid + " (return code "
+                    + code + "): " + (agent.isEmpty() ? "no message in its log" : agent));
+        }
+    }
+
+    /** @return the agent's return code: 0 = done; async-profiler answers 100 and up on errors */
+    private int load(String options) {
+        try {
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+            try {
+                vm.loadAgentPath(library.toAbsolutePath().toString(), options);
+                return 0;
+            } catch (AgentInitializationException e) {   // Agent_OnAttach returned non-zero
+                return e.returnValue();
+            } finally {
+                vm.detach();
             }
-            String output = jcmdRun.output();
-            String agent = Files.exists(agentLog) ? Files.readString(agentLog) : "";
-            Files.deleteIfExists(agentLog);
-            Files.writeString(log, "> " + action + "\n" + output + agent + (agent.endsWith("\n") || agent.isEmpty() ? "" : "\n"),
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            int code = returnCode(output);
-            if (code != 0) {
-                throw new IllegalStateException("async-profiler refused '" + action + "' in pid " + pid + " (return code "
-                        + code + "): " + (agent.isBlank() ? output.strip() : agent.strip()));
-            }
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new IllegalStateException("cannot attach to pid " + pid + " (gone, another user's, or not a HotSpot"
+                    + " JVM): " + e.getMessage(), e);
+        } catch (AgentLoadException e) {
+            throw new IllegalStateException("pid " + pid + " could not load " + library + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void append(String line) {
+        try {
+            Files.writeString(log, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + log, e);
         }
     }
 
-    /**
-     * @param agentArgs e.g. {@code start,event=cpu,interval=10ms}
-     * @return the jcmd command line, the agent's options quoted for jcmd's own parser
-     * @throws IllegalArgumentException when {@code agentArgs} holds a double quote (a path with one, say)
-     */
-    static List<String> command(Path jcmd, long pid, Path library, String agentArgs) {
-        if (agentArgs.contains("\"") || library.toString().contains(" ")) {
-            throw new IllegalArgumentException("async-profiler's options cannot carry a double quote, nor its path a"
-                    + " space: " + library + " " + agentArgs);
+    /** @return the file's text, stripped, or "" when absent; the file is gone afterwards */
+    private static String takeText(Path file) {
+        try {
+            String text = Files.exists(file) ? Files.readString(file).strip() : "";
+            Files.deleteIfExists(file);
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
         }
-        return new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid), "JVMTI.agent_load",
-                library.toAbsolutePath().toString(), "\"" + agentArgs + "\""));
-    }
-
-    /**
-     * @param jcmdOutput e.g. {@code 4242:\nreturn code: 0\n}
-     * @return the agent's return code (0 = done; async-profiler answers 100 and up on errors)
-     * @throws IllegalStateException when jcmd printed no return code (the JVM is gone, or not attachable)
-     */
-    static int returnCode(String jcmdOutput) {
-        Matcher m = RETURN_CODE.matcher(jcmdOutput);
-        if (!m.find()) {
-            throw new IllegalStateException("jcmd did not load the agent: " + jcmdOutput.strip());
-        }
-        return Integer.parseInt(m.group(1));
     }
 }

@@ -1,4 +1,5 @@
 /**
- * Profiling main-service under load with async-profiler (attached through jcmd) and summarising its collapsed stacks.
+ * Profiling main-service under load with async-profiler (loaded through the JDK Attach API) and summarising its
+ * collapsed stacks.
  */
 package lab.fanout.bench.profile;

@@ -25,7 +25,8 @@ class ProfileIT {
 
     @BeforeAll
     static void toolsPresent() {
-        boolean linuxX64 = "Linux".equals(System.getProperty("os.name")) && "amd64".equals(System.getProperty("os.arch"));
+        boolean linuxX64 = "Linux".equals(System.getProperty("os.name"))
+                && "amd64".equals(System.getProperty("os.arch"));
         String missing = !Processes.onPath("hey") ? "hey is not installed: apt-get install -y hey"
                 : !linuxX64 ? "async-profiler's agent here is for Linux x86-64 only" : null;
         if (missing != null) {
@@ -56,10 +57,15 @@ class ProfileIT {
         assertThat(summary).contains("CPU window: ").contains("wall window: ").contains("CPU-ms per request")
                 .contains("threads of main-service").contains("top frames by self samples");
         assertThat(out.resolve("logs/main-service.log")).isNotEmptyFile();
+        // every action sent to the agent through the Attach API, each with its answer
+        assertThat(Files.readString(out.resolve("profiler.log")))
+                .contains("> start,event=wall,interval=20ms\nreturn code: 0\nProfiling started")
+                .contains("> dump,file=" + out.resolve("wall.collapsed") + "\nreturn code: 0");
         // the services it started are gone
         Matcher pid = Pattern.compile("main-service \\(pid (\\d+)\\)").matcher(summary);
         assertThat(pid.find()).as("summary names main-service's pid").isTrue();
-        assertThat(ProcessHandle.of(Long.parseLong(pid.group(1))).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+        assertThat(ProcessHandle.of(Long.parseLong(pid.group(1))).map(ProcessHandle::isAlive))
+                .isNotEqualTo(java.util.Optional.of(true));
     }
 
     @Test

@@ -56,7 +56,8 @@ class AbDriverTest {
     void hasNoConstantRateMode() {
         Load open = new Load(URI.create("http://localhost:1/"), 5, 10, null, 50.0, 5);
         assertThatThrownBy(() -> new AbDriver().command(open, Path.of("r"))).hasMessageContaining("--driver hey");
-        assertThat(new AbDriver().command(new Load(URI.create("http://localhost:1/"), 5, 10, null, null, 5), Path.of("r")))
+        Load closed = new Load(URI.create("http://localhost:1/"), 5, 10, null, null, 5);
+        assertThat(new AbDriver().command(closed, Path.of("r")))
                 .containsSubsequence("-n", "10").contains("-l");
     }
 }

