@@ -72,8 +72,8 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead or faults (default: quick unless --matrix); faults is not a"
-                    + " throughput matrix but the failure-mode table per strategy (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead or faults (default: quick unless"
+                    + " --matrix); faults is not a throughput matrix but the failure-mode table per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE", description = "a YAML or CSV matrix file (examples: bench/matrices/)")
@@ -92,11 +92,12 @@ public final class Bench implements Callable<Integer> {
                     + " rate always use vegeta (the open model)")
     Driver driver;
 
-    @Option(names = "--rate", paramLabel = "REQ_PER_S", description = "open model: vegeta offers this many req/s (whole numbers) at a constant arrival rate in every cell;"
-                    + " latency counts from each request's due time")
+    @Option(names = "--rate", paramLabel = "REQ_PER_S", description = "open model: vegeta offers this many req/s (whole"
+            + " numbers) at a constant arrival rate in every cell; latency counts from each request's due time")
     Double rate;
 
-    @Option(names = "--repetitions", paramLabel = "N", description = "measured runs per cell, overriding the matrix (3 or more for a min-max)")
+    @Option(names = "--repetitions", paramLabel = "N",
+            description = "measured runs per cell, overriding the matrix (3 or more for a min-max)")
     Integer repetitions;
 
     @Option(names = "--main-property", paramLabel = "KEY=VALUE",
