@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PackageDependenciesTest {
 
     private static final Path SOURCES = Path.of("src/main/java/lab/fanout/bench");
-    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?lab\\.fanout\\.bench\\.(\\w+)\\.", Pattern.MULTILINE);
+    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?lab\\.fanout\\.bench\\.(\\w+)\\.",
+            Pattern.MULTILINE);
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             // the composition root: turns options into a matrix, a target, a driver and a report
             "cli", Set.of("run", "faults", "profile", "report", "driver", "matrix", "metrics", "system", "model"),

@@ -49,11 +49,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code ./lab bench}: runs a matrix and writes results.csv, results.md, charts and environment.txt. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Runs a benchmark matrix (a preset or a YAML/CSV file) and writes results/<timestamp>/: results.csv,"
-                + " results.md, charts (PNG), environment.txt, raw driver output.",
-                "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's services"
-                + " run, the cells with their knobs run on them, and the first cell that needs other knobs stops them"
-                + " (one set of services at a time; it says how to start them again)."},
+        description = {"Runs a benchmark matrix (a preset or a YAML/CSV file) and writes results/<timestamp>/:"
+                + " results.csv, results.md, charts (PNG), environment.txt, raw driver output.",
+                "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's"
+                + " services run, the cells with their knobs run on them, and the first cell that needs other knobs"
+                + " stops them (one set of services at a time; it says how to start them again)."},
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 5 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
@@ -73,10 +73,12 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--preset", paramLabel = "NAME",
             description = "quick, seed, scale, soak, openclosed, scheduler, overhead or faults (default: quick unless"
-                    + " --matrix); faults is not a throughput matrix but the failure-mode table per strategy (faults.md)")
+                    + " --matrix); faults is not a throughput matrix but the failure-mode table per strategy"
+                    + " (faults.md)")
     String preset;
 
-    @Option(names = "--matrix", paramLabel = "FILE", description = "a YAML or CSV matrix file (examples: bench/matrices/)")
+    @Option(names = "--matrix", paramLabel = "FILE",
+            description = "a YAML or CSV matrix file (examples: bench/matrices/)")
     Path matrixFile;
 
     @Option(names = "--base-url", paramLabel = "URL",
@@ -84,7 +86,8 @@ public final class Bench implements Callable<Integer> {
     URI baseUrl;
 
     @Option(names = "--management-url", paramLabel = "URL",
-            description = "with --base-url: that main-service's management port (its actuator), e.g. http://localhost:9222")
+            description = "with --base-url: that main-service's management port (its actuator), e.g."
+                    + " http://localhost:9222")
     URI managementUrl;
 
     @Option(names = "--driver", defaultValue = "hey",
@@ -115,8 +118,8 @@ public final class Bench implements Callable<Integer> {
                     + " (two sets then share the CPU; tests use it so as never to stop a developer's ./lab up)")
     boolean ownServices;
 
-    @Option(names = "--aot", description = "the services the harness starts use their JDK AOT caches (.lab/aot), trained"
-            + " first (about a minute) when missing or a jar was rebuilt; startup only, see README")
+    @Option(names = "--aot", description = "the services the harness starts use their JDK AOT caches (.lab/aot),"
+            + " trained first (about a minute) when missing or a jar was rebuilt; startup only, see README")
     boolean aot;
 
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
@@ -152,8 +155,10 @@ public final class Bench implements Callable<Integer> {
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local",
                 closedLoop.name());
-        BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out, csv::append);
-        System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe() + "; writing " + dir);
+        BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out,
+                csv::append);
+        System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe()
+                + "; writing " + dir);
         runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
         System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
         return 0;
@@ -167,7 +172,8 @@ public final class Bench implements Callable<Integer> {
         if ((baseUrl == null) != (managementUrl == null)) {
             // the load goes to the public port; knobs, readiness and scrapes come from the management port
             throw bad("--base-url and --management-url go together: main-service's public port and its management"
-                    + " port (the actuator), e.g. --base-url http://localhost:2222 --management-url http://localhost:9222");
+                    + " port (the actuator), e.g. --base-url http://localhost:2222"
+                    + " --management-url http://localhost:9222");
         }
         if (aot && baseUrl != null) {
             throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
@@ -206,7 +212,8 @@ public final class Bench implements Callable<Integer> {
         if (baseUrl == null) {
             OpenFileLimit.require(cells.stream().mapToInt(Cell::concurrency).max().orElse(0),
                     cells.stream().mapToInt(c -> c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize())
-                            .max().orElse(ServiceDefaults.POOL_TOTAL), warning -> System.out.println("warning: " + warning));
+                            .max().orElse(ServiceDefaults.POOL_TOTAL),
+                    warning -> System.out.println("warning: " + warning));
         }
     }
 
@@ -264,7 +271,8 @@ public final class Bench implements Callable<Integer> {
         String environment = Environment.text(s.ws().repo(), List.of(
                 "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
                 "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null
-                        ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "") + "; main-service also the options below",
+                        ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
+                        + "; main-service also the options below",
                 "extra_main_properties: " + mainProperties(s.matrix()), "cells: " + results.size() + " finished"),
                 Report.mainServiceJvms(results), s.loadBefore());
         try {
@@ -299,7 +307,8 @@ public final class Bench implements Callable<Integer> {
         running.forEach((name, h) -> pids.put(name, h.pid()));
         URI base = URI.create("http://localhost:" + state.port(ServiceDefaults.MAIN).orElseThrow());
         URI management = URI.create("http://localhost:" + state.managementPort(ServiceDefaults.MAIN).orElseThrow());
-        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(), () -> state.stop(ServiceDefaults.SERVICES));
+        UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(),
+                () -> state.stop(ServiceDefaults.SERVICES));
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
@@ -339,10 +348,12 @@ public final class Bench implements Callable<Integer> {
             throw bad("give --preset or --matrix, not both");
         }
         try {
-            Matrix m = matrixFile != null ? MatrixFile.read(matrixFile) : MatrixFile.preset(preset == null ? "quick" : preset);
+            Matrix m = matrixFile != null ? MatrixFile.read(matrixFile)
+                    : MatrixFile.preset(preset == null ? "quick" : preset);
             List<Block> blocks = m.blocks();
             if (baseUrl != null) {
-                List<String> sweeps = blocks.stream().flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
+                List<String> sweeps = blocks.stream()
+                        .flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
                 if (matrixFile != null && !sweeps.isEmpty()) {
                     throw bad("--base-url sweeps only strategy, concurrency, latency and rate, but " + sweeps
                             + " vary service knobs: redeploy per value, or drop --base-url");

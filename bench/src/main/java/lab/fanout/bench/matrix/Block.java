@@ -39,12 +39,14 @@ public record Block(String name, List<String> strategies, List<String> profiles,
             for (String profile : profiles)
                 for (Integer threads : orNull(tomcatThreads))
                     for (Integer pool : orNull(poolSizes))
-                        for (List<String> jvm : jvmOptions == null || jvmOptions.isEmpty() ? List.of(List.<String>of()) : jvmOptions)
+                        for (List<String> jvm : jvmOptions == null || jvmOptions.isEmpty()
+                                ? List.of(List.<String>of()) : jvmOptions)
                             for (Integer c : concurrencies)
                                 for (Double rate : orNull(ratesPerSecond))
                                     for (Strategy s : parsed) {
-                                        cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency, rate, requests,
-                                                durationSeconds, or(warmupSeconds, 5), or(repetitions, 3), or(timeoutSeconds, 20)));
+                                        cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency, rate,
+                                                requests, durationSeconds, or(warmupSeconds, 5), or(repetitions, 3),
+                                                or(timeoutSeconds, 20)));
                                     }
         return cells;
     }

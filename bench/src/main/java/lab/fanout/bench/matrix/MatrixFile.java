@@ -66,7 +66,9 @@ public final class MatrixFile {
         }
     }
 
-    /** @throws IllegalArgumentException unreadable file, unknown extension, bad content: the message says what and where */
+    /**
+     * @throws IllegalArgumentException unreadable file, unknown extension, bad content: the message says what and where
+     */
     public static Matrix read(Path file) {
         String text;
         try {
@@ -93,7 +95,8 @@ public final class MatrixFile {
             throw new IllegalArgumentException(source + line(text, e) + ": " + problem(e), e);
         }
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
-            throw new IllegalArgumentException(source + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
+            throw new IllegalArgumentException(source
+                    + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
         }
         return validated(name, doc.blocks(), doc.mainProperties(), source);
     }
@@ -135,7 +138,8 @@ public final class MatrixFile {
         }
     }
 
-    private static Matrix validated(String name, List<Block> blocks, Map<String, String> mainProperties, String source) {
+    private static Matrix validated(String name, List<Block> blocks, Map<String, String> mainProperties,
+                                    String source) {
         try {
             blocks.forEach(Block::validated);
         } catch (IllegalArgumentException e) {

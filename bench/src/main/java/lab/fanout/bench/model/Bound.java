@@ -64,8 +64,9 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
-     * This bound beside the CPU's, X ≤ cores ÷ D. D is measured in the cell itself, so it holds the overheads of that
-     * load, and measured ÷ (cores ÷ D) is the share of the cores the system used: near 100 % the CPU was the limit.
+     * This bound beside the CPU's, X ≤ cores ÷ D. D is measured in the cell itself, so it holds the overheads of
+     * that load, and measured ÷ (cores ÷ D) is the share of the cores the system used: near 100 % the CPU was the
+     * limit.
      *
      * @param cpuSecondsPerRequest D, s; null or ≤ 0 when unknown (the bound is then returned as it is)
      * @param cores                CPUs the system's processes share (main-service's availableProcessors)

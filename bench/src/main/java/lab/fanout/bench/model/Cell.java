@@ -38,7 +38,8 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
     /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 jvm=[-Dx=1]} */
     public String label() {
         return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s", strategy, profile,
-                concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate(" rate=%.0f/s"), jvm(" jvm="));
+                concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate(" rate=%.0f/s"),
+                jvm(" jvm="));
     }
 
     /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-common.parallelism4} */

@@ -38,11 +38,13 @@ public final class JvmOptions {
             }
             if (o.startsWith("--")) {
                 throw new IllegalArgumentException("'" + o + "' is not a JVM option" + (o.contains("=")
-                        && !o.startsWith("--enable") ? " (a Spring property? use --main-property KEY=VALUE with ./lab bench)"
+                        && !o.startsWith("--enable")
+                        ? " (a Spring property? use --main-property KEY=VALUE with ./lab bench)"
                         : "") + ": " + HOW + " (--enable-preview is always set)");
             }
             boolean property = o.startsWith("-D") && o.length() > 2 && !o.startsWith("-D=");
-            boolean x = o.startsWith("-XX:") && o.length() > 4 || o.startsWith("-X") && !o.startsWith("-XX") && o.length() > 2;
+            boolean x = o.startsWith("-XX:") && o.length() > 4
+                    || o.startsWith("-X") && !o.startsWith("-XX") && o.length() > 2;
             if (!property && !x) {
                 throw new IllegalArgumentException("'" + o + "' is not a JVM option the lab passes: " + HOW);
             }
@@ -54,7 +56,8 @@ public final class JvmOptions {
     public static Optional<Integer> commonPoolParallelism(List<String> options) {
         String prefix = "-D" + COMMON_POOL_PARALLELISM + "=";
         return options.reversed().stream().filter(o -> o.startsWith(prefix)).findFirst()
-                .map(o -> o.substring(prefix.length()).strip()).filter(v -> v.matches("\\d{1,9}")).map(Integer::valueOf);
+                .map(o -> o.substring(prefix.length()).strip()).filter(v -> v.matches("\\d{1,9}"))
+                .map(Integer::valueOf);
     }
 
     /**

@@ -6,8 +6,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The bench's one statistics class: median, range, mean and sum of a few repetitions (in the caller's unit), and
- * latency percentiles of an HdrHistogram recorded in µs (returned in ms). Median, min and max skip absent values (null,
- * NaN); a mean or a sum with one absent is absent; no value at all gives null, never 0.
+ * latency percentiles of an HdrHistogram recorded in µs (returned in ms). Median, min and max skip absent values
+ * (null, NaN); a mean or a sum with one absent is absent; no value at all gives null, never 0.
  */
 public final class Stats {
 

@@ -52,7 +52,8 @@ public enum Strategy {
      */
     public static Strategy parse(String value) {
         return Arrays.stream(values())
-                .filter(s -> Stream.concat(Stream.of(s.parameter), s.aliases.stream()).anyMatch(value.trim()::equalsIgnoreCase))
+                .filter(s -> Stream.concat(Stream.of(s.parameter), s.aliases.stream())
+                        .anyMatch(value.trim()::equalsIgnoreCase))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("strategy '" + value + "' is not one of "
                         + Arrays.toString(values()) + " (aliases: " + String.join(", ", Arrays.stream(values())

@@ -122,8 +122,10 @@ public final class Charts {
             return Optional.empty();
         }
         String x = "offered load, req/s (open: arrival rate; closed: c ÷ ideal latency)";
-        XYChart latency = xyChart("Latency: open model (from due time) vs closed loop (from send)", x, "ms (log scale)");
-        latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern("#,##0.#");
+        XYChart latency = xyChart("Latency: open model (from due time) vs closed loop (from send)", x,
+                "ms (log scale)");
+        latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false)
+                .setYAxisDecimalPattern("#,##0.#");
         XYChart throughput = xyChart("Achieved throughput: open model vs closed loop", x, "req/s");
         for (boolean open : List.of(true, false)) {
             List<CellResult> rows = byModel.get(open);
@@ -138,7 +140,8 @@ public final class Charts {
         List<Double> all = cells.stream().map(Charts::offered).toList();
         double[] range = {Stats.min(all), Stats.max(all)};
         colour(throughput.addSeries("offered", range, range.clone()), Color.GRAY).setMarker(SeriesMarkers.NONE)
-                .setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
+                .setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                        new float[] {2f, 3f}, 0f));
         return Optional.of(List.of(latency, throughput));
     }
 
@@ -193,8 +196,10 @@ public final class Charts {
     /** Bars per category (strategy, profile and whatever else varies), one series per figure, in order. */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
                                       List<Map.Entry<String, ToDoubleFunction<CellResult>>> figures) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).yAxisTitle(unit).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(title).yAxisTitle(unit).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
+                .setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(20);
         chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
@@ -213,8 +218,10 @@ public final class Charts {
     }
 
     private static XYChart xyChart(String title, String x, String y) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(title).xAxisTitle(x).yAxisTitle(y).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
+                .setLegendLayout(Styler.LegendLayout.Horizontal);
         return chart;
     }
 

@@ -30,20 +30,24 @@ public final class Report {
      * @param intro lines under the title: command, machine, load average, target and drivers
      * @throws UncheckedIOException when results.md cannot be written
      */
-    public static void write(Path dir, String title, List<String> intro, List<CellResult> results, boolean interrupted) {
+    public static void write(Path dir, String title, List<String> intro, List<CellResult> results,
+                             boolean interrupted) {
         Map<String, List<String>> charts = new LinkedHashMap<>();
         List<String> lines = new ArrayList<>(intro);
         try {
-            results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
+            results.stream()
+                    .collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
                     .forEach((block, cells) -> charts.put(block, new ArrayList<>(Charts.write(dir, block, cells))));
             // the coordinated-omission picture, under the first open-model block
-            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream().filter(r -> r.cell().ratePerSecond() != null)
+            Charts.openVsClosed(dir, results).ifPresent(png -> results.stream()
+                    .filter(r -> r.cell().ratePerSecond() != null)
                     .findFirst().ifPresent(r -> charts.get(r.cell().block()).add(png)));
         } catch (RuntimeException e) {
             lines.add("Charts could not be drawn: " + e);
         }
         try {
-            Files.writeString(dir.resolve("results.md"), ResultsMarkdown.render(title, lines, results, charts, interrupted));
+            Files.writeString(dir.resolve("results.md"),
+                    ResultsMarkdown.render(title, lines, results, charts, interrupted));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve("results.md"), e);
         }
@@ -65,7 +69,8 @@ public final class Report {
         Map<String, List<String>> lines = new LinkedHashMap<>();
         for (CellResult r : results) {
             Deployment d = r.deployment();
-            String line = String.format(Locale.ROOT, "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
+            String line = String.format(Locale.ROOT,
+                    "options: %s; commonPoolParallelism: %d; carriers: %s; gc: %s; cores: %d",
                     d.jvm().optionsText(), d.parallelism(), d.jvm().carriers(), d.jvm().collectorAndHeap(), d.cores());
             List<String> in = lines.computeIfAbsent(line, k -> new ArrayList<>());
             if (!in.contains(r.cell().block())) {

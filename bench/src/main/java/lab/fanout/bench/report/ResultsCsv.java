@@ -83,7 +83,8 @@ public final class ResultsCsv {
         col("littles_bound_req_per_s", r -> r.cell.littlesLaw().requestsPerSecond());
         col("littles_bound_limit", r -> r.cell.littlesLaw().limit());
         col("cpu_bound_req_per_s", r -> r.cell.bound().cpuCeiling());
-        col("cpu_demand_ms_per_req", r -> r.cell.cpuSecondsPerRequest() == null ? null : 1000 * r.cell.cpuSecondsPerRequest());
+        col("cpu_demand_ms_per_req",
+                r -> r.cell.cpuSecondsPerRequest() == null ? null : 1000 * r.cell.cpuSecondsPerRequest());
         col("cpu_ms_per_req_main", r -> r.rep.cpuMsPerAnswer(ServiceDefaults.MAIN));
         col("cpu_ms_per_call_orders", r -> r.rep.cpuMsPerAnswer("orders-service"));
         col("cpu_ms_per_call_products", r -> r.rep.cpuMsPerAnswer("products-service"));

@@ -34,7 +34,8 @@ public final class ResultsMarkdown {
 
     private static final List<Knob> KNOBS = List.of(
             new Knob("Load model          ", "Model", r -> r.cell().ratePerSecond() == null
-                    ? "closed loop (latency from the send)" : "open model, vegeta (latency from each request's due time)"),
+                    ? "closed loop (latency from the send)"
+                    : "open model, vegeta (latency from each request's due time)"),
             new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads()),
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
@@ -57,7 +58,8 @@ public final class ResultsMarkdown {
             new Column("Efficiency", r -> Fmt.pct(r.efficiency())),
             new Column("Little's law · CPU bound", r -> Fmt.rate(r.littlesLaw().requestsPerSecond()) + " ("
                     + r.littlesLaw().limit() + ") · " + Fmt.rate(r.bound().cpuCeiling())),
-            new Column("p50 / p90 / p99 / max (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / " + Fmt.num(r.latencyMs(90), 0)
+            new Column("p50 / p90 / p99 / max (ms)", r -> Fmt.num(r.latencyMs(50), 0)
+                    + " / " + Fmt.num(r.latencyMs(90), 0)
                     + " / " + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0)),
             new Column("Errors", r -> Fmt.errors(r.errorCount(), r.errors())),
             new Column("Time (s)", r -> Fmt.num(r.median(rep -> rep.run().windowSeconds()), 1)),
@@ -65,10 +67,11 @@ public final class ResultsMarkdown {
                     + " / " + Fmt.num(r.peak(ServerFigures::peakVirtualThreads), 0)),
             new Column("Peak pool leased / pending", r -> Fmt.num(r.peak(ServerFigures::peakPoolLeased), 0) + " / "
                     + Fmt.num(r.peak(ServerFigures::peakPoolPending), 0)),
-            new Column(CPU_COLUMN, r -> Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · " + r.downstreamCpuMsPerCall().stream()
-                    .map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / ")) + " · "
-                    + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
-            new Column("Heap after (MB)", r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
+            new Column(CPU_COLUMN, r -> Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · "
+                    + r.downstreamCpuMsPerCall().stream().map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
+                    + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
+            new Column("Heap after (MB)",
+                    r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
             new Column("Machine CPU (others)", r -> Fmt.num(r.median(Repetition::machineBusyPercent), 0) + " % ("
                     + Fmt.num(r.median(Repetition::othersCpuPercent), 0) + " %)"));
 
@@ -101,7 +104,8 @@ public final class ResultsMarkdown {
     }
 
     private static void block(StringBuilder md, String name, List<CellResult> cells, List<String> charts) {
-        List<Knob> varying = KNOBS.stream().filter(k -> cells.stream().map(k.column.value).distinct().count() > 1).toList();
+        List<Knob> varying = KNOBS.stream().filter(k -> cells.stream().map(k.column.value).distinct().count() > 1)
+                .toList();
         CellResult first = cells.getFirst();
         Cell c = first.cell();
         md.append("\n## ").append(name).append("\n\n```\n");
@@ -113,11 +117,13 @@ public final class ResultsMarkdown {
                 .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
         md.append("Cores                : ").append(first.deployment().cores())
                 .append(" (main-service's availableProcessors)\n```\n");
-        List<Column> columns = new ArrayList<>(List.of(new Column("Concurrency", r -> r.cell().strategy().concurrencyLabel()),
+        List<Column> columns = new ArrayList<>(List.of(
+                new Column("Concurrency", r -> r.cell().strategy().concurrencyLabel()),
                 new Column("Executor", r -> r.cell().strategy().executorLabel())));
         varying.forEach(k -> columns.add(k.column));
         columns.addAll(FIGURES);
-        cells.stream().collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
+        cells.stream()
+                .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
                 .forEach((profile, rows) -> table(md, profile, rows, columns));
         charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
@@ -126,7 +132,8 @@ public final class ResultsMarkdown {
     private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Column> columns) {
         md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n| ")
                 .append(columns.stream().map(Column::header).collect(Collectors.joining(" | "))).append(" |\n|");
-        columns.forEach(col -> md.append(col.header.equals("Concurrency") || col.header.equals("Executor") ? ":---|" : "---:|"));
+        columns.forEach(col -> md.append(col.header.equals("Concurrency") || col.header.equals("Executor")
+                ? ":---|" : "---:|"));
         md.append('\n');
         for (CellResult r : rows) {
             md.append("| ").append(columns.stream().map(col -> Objects.toString(col.value.apply(r)))
@@ -145,7 +152,8 @@ public final class ResultsMarkdown {
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,
               the route, the clients and the CPU bound it), pool ÷ (3 × latency), route ÷ latency, common-pool
-              parallelism ÷ (3 × latency); W = ideal latency = 1 × latency (parallel, reactive included) or 3 × latency
+              parallelism ÷ (3 × latency); W = ideal latency = 1 × latency (parallel, reactive included) or 3 × \
+            latency
               (sequential). The CPU bound: cores ÷ D (utilisation law
               and bottleneck bound, Denning and Buzen 1978), cores = main-service's availableProcessors, D = CPU ms per
               request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
@@ -156,8 +164,10 @@ public final class ResultsMarkdown {
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission). In the open
               model (a rate: vegeta at a constant arrival rate, Load model says which) they count from the moment each
               request was due (start + (i + 1) ÷ rate), so a stall of the server shows in full; there Req./Sec. is the
-              achieved rate beside the offered one (⚠ when under 95 % of it), and the rate is one more ceiling of the Bound.
-            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window of one
+              achieved rate beside the offered one (⚠ when under 95 % of it), and the rate is one more ceiling of \
+            the Bound.
+            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window \
+            of one
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the
               clients running out of requests one by one, left out).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones

@@ -38,7 +38,8 @@ public final class BenchRunner {
 
     /**
      * @param closedLoop the closed loop's driver (hey, ab), for cells without a rate
-     * @param openModel  the open model's driver (vegeta), for cells with a rate; null: {@code closedLoop} runs those too
+     * @param openModel  the open model's driver (vegeta), for cells with a rate; null: {@code closedLoop} runs those
+     *                   too
      * @param rawDir     where the drivers' own output goes, one set of files per run
      * @param onCell     called with each finished cell (e.g. to append it to results.csv at once)
      */
@@ -151,8 +152,10 @@ public final class BenchRunner {
     static String summary(CellResult r) {
         String model = r.cell().ratePerSecond() == null ? "" : String.format(Locale.ROOT,
                 " [open model: %.0f req/s offered, latency from due time]", r.cell().ratePerSecond());
-        String cpu = r.median(Repetition::machineBusyPercent) == null ? "n/a" : Math.round(r.median(Repetition::machineBusyPercent)) + "%"
-                + (r.median(Repetition::othersCpuPercent) == null ? "" : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)");
+        String cpu = r.median(Repetition::machineBusyPercent) == null ? "n/a"
+                : Math.round(r.median(Repetition::machineBusyPercent)) + "%"
+                        + (r.median(Repetition::othersCpuPercent) == null ? ""
+                                : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)");
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors,"
                         + " machine CPU %s%s", r.cell().label(), r.throughputMedian(), r.throughputMin(),
                 r.throughputMax(), r.bound().requestsPerSecond(), r.bound().limit(), Double.isNaN(r.efficiency())

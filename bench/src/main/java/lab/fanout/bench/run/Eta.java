@@ -21,12 +21,15 @@ public final class Eta {
     private double estimatedDone;
     private int next;
 
-    /** @param restarts service restarts between two cells (the first cell's previous is null), as the target does them */
+    /**
+     * @param restarts service restarts between two cells (the first cell's previous is null), as the target does them
+     */
     public Eta(List<Cell> cells, ToIntBiFunction<Cell, Cell> restarts) {
         estimates = new double[cells.size()];
         for (int i = 0; i < cells.size(); i++) {
             Cell c = cells.get(i);
-            estimates[i] = estimateSeconds(c) + RESTART_SECONDS * restarts.applyAsInt(i == 0 ? null : cells.get(i - 1), c);
+            estimates[i] = estimateSeconds(c)
+                    + RESTART_SECONDS * restarts.applyAsInt(i == 0 ? null : cells.get(i - 1), c);
         }
     }
 
@@ -68,7 +71,8 @@ public final class Eta {
             return c.requests();   // latency 0: about a second
         }
         // past main-service's deadline a request ends anyway, as a 504
-        int inFlight = virtual || c.tomcatThreads() == null ? c.concurrency() : Math.min(c.concurrency(), c.tomcatThreads());
+        int inFlight = virtual || c.tomcatThreads() == null ? c.concurrency()
+                : Math.min(c.concurrency(), c.tomcatThreads());
         return Math.max(0.9 * b.requestsPerSecond(), inFlight / (double) ServiceDefaults.DEADLINE_SECONDS);
     }
 

@@ -38,7 +38,8 @@ public final class LocalTarget implements Target {
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
-        return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs()).withMainJvmArgs(jvm);
+        return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
+                .withMainJvmArgs(jvm);
     }
 
     @Override

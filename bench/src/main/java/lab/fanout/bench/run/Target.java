@@ -22,7 +22,9 @@ public interface Target extends AutoCloseable {
     /** @return e.g. {@code local: the four services started by the harness}, for the report */
     String describe();
 
-    /** @return how many service restarts {@link #prepare} does to get from {@code previous} (or none) to {@code next} */
+    /**
+     * @return how many service restarts {@link #prepare} does to get from {@code previous} (or none) to {@code next}
+     */
     int restartsBetween(Cell previous, Cell next);
 
     /** @return service name to pid of the services whose CPU the harness can read (those on this machine) */
@@ -34,7 +36,10 @@ public interface Target extends AutoCloseable {
     @Override
     void close();
 
-    /** @return main-service's fan-out URL for {@code cell}; the latency as a query parameter when the services' own is fixed */
+    /**
+     * @return main-service's fan-out URL for {@code cell}; the latency as a query parameter when the services' own is
+     *         fixed
+     */
     static URI ordersUrl(URI base, Cell cell, boolean latencyInQuery) {
         return URI.create(base + ServiceDefaults.ORDERS_PATH + "?concurrency=" + cell.strategy()
                 + (latencyInQuery ? "&latencyMs=" + cell.latencyMs() : ""));

@@ -64,13 +64,15 @@ public final class UpTarget implements Target {
      *         (./lab up runs virtual)}; empty when it can. Settings made by other environment variables (e.g.
      *         FANOUT_DEADLINE) are not compared; the table reports them.
      */
-    static Optional<String> mismatch(Cell cell, ServiceInfo main, List<String> jvmOptions, Map<String, String> mainProperties) {
+    static Optional<String> mismatch(Cell cell, ServiceInfo main, List<String> jvmOptions,
+                                     Map<String, String> mainProperties) {
         List<String> why = new ArrayList<>();
         if (!mainProperties.isEmpty()) {
             why.add("main-service properties " + mainProperties + " (./lab up has none)");
         }
         if (!main.requestKnobs()) {
-            why.add("the latency as a query parameter (./lab up refuses per-request knobs: simulation.request-knobs=false)");
+            why.add("the latency as a query parameter (./lab up refuses per-request knobs:"
+                    + " simulation.request-knobs=false)");
         }
         if (!cell.profile().equals(main.profile())) {
             why.add("profile " + cell.profile() + " (./lab up runs " + main.profile() + ")");

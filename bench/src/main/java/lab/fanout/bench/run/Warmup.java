@@ -85,12 +85,14 @@ final class Warmup {
             return before == null || last.answeredPerSecond() <= 1.10 * before.answeredPerSecond();
         }
         boolean plateau = before != null
-                && Math.abs(last.answeredPerSecond() - before.answeredPerSecond()) <= PLATEAU * before.answeredPerSecond();
+                && Math.abs(last.answeredPerSecond() - before.answeredPerSecond())
+                        <= PLATEAU * before.answeredPerSecond();
         return jitMillis <= JIT_DONE_SHARE * runMillis || plateau && jitMillis <= JIT_PLATEAU_SHARE * runMillis;
     }
 
     private static Double jitMillis(Scraper scraper) {
-        return scraper.scrape().map(e -> e.sum(JIT_TIME)).filter(v -> v.isPresent()).map(v -> v.getAsDouble()).orElse(null);
+        return scraper.scrape().map(e -> e.sum(JIT_TIME)).filter(v -> v.isPresent()).map(v -> v.getAsDouble())
+                .orElse(null);
     }
 
     private static double seconds(long since) {

@@ -59,7 +59,8 @@ public final class LocalSystem implements AutoCloseable {
             Objects.requireNonNull(logDir, "logDir");
             Objects.requireNonNull(aot, "aot");
             if (!ServiceDefaults.PROFILES.contains(profile)) {
-                throw new IllegalArgumentException("profile '" + profile + "' is not one of " + ServiceDefaults.PROFILES);
+                throw new IllegalArgumentException("profile '" + profile + "' is not one of "
+                        + ServiceDefaults.PROFILES);
             }
             positive("tomcatThreads", tomcatThreads);
             positive("poolSize", poolSize);

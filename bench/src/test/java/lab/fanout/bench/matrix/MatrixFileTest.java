@@ -64,7 +64,8 @@ class MatrixFileTest {
         assertThat(m.cells()).extracting(Cell::jvmOptions).containsExactly(List.of(), List.of(),
                 List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"),
                 List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4", "-XX:+UseZGC"));
-        assertThat(m.cells().get(2).label()).endsWith("jvm=[-Djava.util.concurrent.ForkJoinPool.common.parallelism=4, -XX:+UseZGC]");
+        assertThat(m.cells().get(2).label())
+                .endsWith("jvm=[-Djava.util.concurrent.ForkJoinPool.common.parallelism=4, -XX:+UseZGC]");
         assertThat(m.cells().get(2).id(3)).endsWith("-common.parallelism4_UseZGC");
         // a plain list: one option per value
         Matrix plain = MatrixFile.yaml("t", """
@@ -77,16 +78,19 @@ class MatrixFileTest {
                     latenciesMs: 50
                     requests: 8
                 """, "t.yaml");
-        assertThat(plain.cells()).extracting(Cell::jvmOptions).containsExactly(List.of("-Xmx256m"), List.of("-Xmx512m"));
+        assertThat(plain.cells()).extracting(Cell::jvmOptions)
+                .containsExactly(List.of("-Xmx256m"), List.of("-Xmx512m"));
     }
 
     @Test
     void csvJvmOptionsAreSpaceSeparatedOnePerValue() {
         Matrix m = MatrixFile.csv("t", """
                 name,strategies,profiles,jvmOptions,concurrencies,latenciesMs,requests
-                jvm,cf,virtual,-Djava.util.concurrent.ForkJoinPool.common.parallelism=1 -Djava.util.concurrent.ForkJoinPool.common.parallelism=2,4,50,8
+                jvm,cf,virtual,-Djava.util.concurrent.ForkJoinPool.common.parallelism=1 \
+                -Djava.util.concurrent.ForkJoinPool.common.parallelism=2,4,50,8
                 """, "t.csv");
-        assertThat(m.cells()).extracting(c -> JvmOptions.commonPoolParallelism(c.jvmOptions()).orElseThrow()).containsExactly(1, 2);
+        assertThat(m.cells()).extracting(c -> JvmOptions.commonPoolParallelism(c.jvmOptions()).orElseThrow())
+                .containsExactly(1, 2);
     }
 
     @Test
@@ -123,7 +127,8 @@ class MatrixFileTest {
 
     @Test
     void otherExamplesParse() {
-        assertThat(MatrixFile.read(Path.of("matrices/open-model.yaml")).cells()).allMatch(c -> c.ratePerSecond() != null);
+        assertThat(MatrixFile.read(Path.of("matrices/open-model.yaml")).cells())
+                .allMatch(c -> c.ratePerSecond() != null);
     }
 
     @Test
@@ -155,14 +160,17 @@ class MatrixFileTest {
     void badValuesNameBlockFieldAndValidValues() {
         String base = "blocks:\n  - name: b\n    profiles: [virtual]\n    concurrencies: [10]\n    latenciesMs: [50]\n";
         assertThatThrownBy(() -> MatrixFile.yaml("t", base + "    strategies: [loom]\n    requests: 10\n", "t.yaml"))
-                .hasMessageContaining("block 'b': strategies: strategy 'loom' is not one of [sequential, completableFuture");
+                .hasMessageContaining("block 'b': strategies: strategy 'loom' is not one of"
+                        + " [sequential, completableFuture");
         assertThatThrownBy(() -> MatrixFile.yaml("t", base + "    strategies: [seq]\n", "t.yaml"))
                 .hasMessageContaining("give either requests (per repetition) or durationSeconds");
         assertThatThrownBy(() -> MatrixFile.yaml("t", base + "    strategies: [seq]\n    requests: 5\n", "t.yaml"))
                 .hasMessageContaining("requests must be >= every concurrency");
-        assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[virtual]", "[loom]") + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
+        assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[virtual]", "[loom]")
+                        + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
                 .hasMessageContaining("profiles must list virtual and/or platform, was [loom]");
-        assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[10]", "[ten]") + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
+        assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[10]", "[ten]")
+                        + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
                 .hasMessageContaining("near line").hasMessageContaining("blocks[0].concurrencies[0]");
         assertThatThrownBy(() -> MatrixFile.yaml("t", "blocks: []\n", "t.yaml")).hasMessageContaining("no blocks");
     }
@@ -171,8 +179,10 @@ class MatrixFileTest {
     void csvUnknownColumnAndBadRowAreNamed() {
         assertThatThrownBy(() -> MatrixFile.csv("t", "name,strategy\nx,seq\n", "t.csv"))
                 .hasMessageContaining("unknown column(s) [strategy]");
-        assertThatThrownBy(() -> MatrixFile.csv("t", "name,strategies,profiles,concurrencies,latenciesMs,requests\nx,seq,virtual,ten,50,10\n", "t.csv"))
+        assertThatThrownBy(() -> MatrixFile.csv("t", "name,strategies,profiles,concurrencies,latenciesMs,requests\n"
+                        + "x,seq,virtual,ten,50,10\n", "t.csv"))
                 .hasMessageContaining("t.csv, line 2");
-        assertThatThrownBy(() -> MatrixFile.read(Path.of("matrix.json"))).hasMessageContaining("cannot read matrix file");
+        assertThatThrownBy(() -> MatrixFile.read(Path.of("matrix.json")))
+                .hasMessageContaining("cannot read matrix file");
     }
 }

@@ -21,7 +21,8 @@ class OpenClosedPresetTest {
     @Test
     void oneStrategyAndOneSetOfKnobs() {
         assertThat(cells).hasSize(12);
-        assertThat(cells.stream().map(c -> List.of(c.strategy(), c.profile(), c.tomcatThreads(), c.poolSize(), c.latencyMs()))
+        assertThat(cells.stream()
+                .map(c -> List.of(c.strategy(), c.profile(), c.tomcatThreads(), c.poolSize(), c.latencyMs()))
                 .distinct()).hasSize(1);
     }
 

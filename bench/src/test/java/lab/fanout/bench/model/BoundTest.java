@@ -48,7 +48,8 @@ class BoundTest {
         Bound clients = Bound.of(REACTIVE, false, 200, 10, 5000, 5000, 2000, 1, null);
         assertThat(clients.requestsPerSecond()).isCloseTo(100, within(1e-9));
         assertThat(clients.limit()).isEqualTo("clients");
-        assertThat(clients.ceilings()).isEqualTo(Bound.of(REACTIVE, true, 200, 10, 5000, 5000, 2000, 1, null).ceilings());
+        assertThat(clients.ceilings())
+                .isEqualTo(Bound.of(REACTIVE, true, 200, 10, 5000, 5000, 2000, 1, null).ceilings());
     }
 
     @Test
@@ -80,7 +81,8 @@ class BoundTest {
         assertThat(b.requestsPerSecond()).isCloseTo(10 / 6.0, within(1e-9));
         assertThat(b.limit()).isEqualTo("pool");
         // the same pool bounds sequential exactly as much: 1 connection at a time, but for 3 latencies
-        assertThat(Bound.of(SEQUENTIAL, true, 100, 10, 10, 10, 2000, 1, null).requestsPerSecond()).isCloseTo(10 / 6.0, within(1e-9));
+        assertThat(Bound.of(SEQUENTIAL, true, 100, 10, 10, 10, 2000, 1, null).requestsPerSecond())
+                .isCloseTo(10 / 6.0, within(1e-9));
     }
 
     @Test
@@ -136,7 +138,8 @@ class BoundTest {
         Bound b = little.withCpu(D, 2);
         assertThat(b.limit()).isEqualTo(Bound.CPU);
         assertThat(b.requestsPerSecond()).isCloseTo(921.66, within(0.01));
-        assertThat(b.efficiency(905)).isCloseTo(905 * D / 2, within(1e-9));   // = the cores' busy share (utilisation law)
+        assertThat(b.efficiency(905))
+                .isCloseTo(905 * D / 2, within(1e-9));   // = the cores' busy share (utilisation law)
         assertThat(b.ceilings().get("pool")).isCloseTo(3333.33, within(0.01));
         // more cores, same D: the pool binds again
         assertThat(little.withCpu(D, 8).limit()).isEqualTo("pool");

@@ -56,7 +56,8 @@ class CellResultTest {
         assertThat(r.efficiency()).isCloseTo(950 / 1.05 * 0.00217 / 2, within(1e-9));
         assertThat(r.littlesLaw().limit()).isEqualTo("pool");
         // the same CPU on 16 cores allows 7,373 req/s: the pool binds
-        assertThat(cell(new Bound(3333, "pool"), 16, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42))).bound().limit()).isEqualTo("pool");
+        assertThat(cell(new Bound(3333, "pool"), 16, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42))).bound().limit())
+                .isEqualTo("pool");
     }
 
     @Test

@@ -19,14 +19,16 @@ class JvmOptionsTest {
 
     @Test
     void rejectsWhatIsNotAJvmOptionNamingTheFix() {
-        assertThatThrownBy(() -> JvmOptions.validated(List.of("java.util.concurrent.ForkJoinPool.common.parallelism=8")))
+        assertThatThrownBy(() -> JvmOptions.validated(
+                        List.of("java.util.concurrent.ForkJoinPool.common.parallelism=8")))
                 .hasMessageContaining("is not a JVM option")
                 .hasMessageContaining("--jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8");
         assertThatThrownBy(() -> JvmOptions.validated(List.of("--server.tomcat.threads.max=10")))
                 .hasMessageContaining("use --main-property KEY=VALUE");
         assertThatThrownBy(() -> JvmOptions.validated(List.of("-jar"))).hasMessageContaining("-D<name>=<value>");
         assertThatThrownBy(() -> JvmOptions.validated(List.of("-D"))).hasMessageContaining("is not a JVM option");
-        assertThatThrownBy(() -> JvmOptions.validated(List.of("-Da=1 -Db=2"))).hasMessageContaining("repeat --jvm-option");
+        assertThatThrownBy(() -> JvmOptions.validated(List.of("-Da=1 -Db=2")))
+                .hasMessageContaining("repeat --jvm-option");
         assertThatThrownBy(() -> JvmOptions.validated(List.of(" "))).hasMessageContaining("empty JVM option");
     }
 
@@ -39,9 +41,11 @@ class JvmOptionsTest {
 
     @Test
     void tagsAreShortAndFileNameSafe() {
-        assertThat(JvmOptions.tag(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"))).isEqualTo("common.parallelism4");
-        assertThat(JvmOptions.tag(List.of("-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1",
-                "-XX:+UseZGC", "-Xmx512m"))).isEqualTo("virtualThreadScheduler.parallelism1_virtualThreadScheduler.maxPoolSize1_UseZGC_Xmx512m");
+        assertThat(JvmOptions.tag(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=4")))
+                .isEqualTo("common.parallelism4");
+        assertThat(JvmOptions.tag(List.of("-Djdk.virtualThreadScheduler.parallelism=1",
+                "-Djdk.virtualThreadScheduler.maxPoolSize=1", "-XX:+UseZGC", "-Xmx512m")))
+                .isEqualTo("virtualThreadScheduler.parallelism1_virtualThreadScheduler.maxPoolSize1_UseZGC_Xmx512m");
         assertThat(JvmOptions.tag(List.of())).isEmpty();
     }
 

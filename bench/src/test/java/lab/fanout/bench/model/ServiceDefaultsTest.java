@@ -31,18 +31,24 @@ class ServiceDefaultsTest {
         JsonNode yml = yaml("main-service");
         assertThat(yml.at("/server/tomcat/threads/max").asInt()).isEqualTo(ServiceDefaults.TOMCAT_THREADS);
         assertThat(yml.at("/fanout/pool/max-total").asInt()).isEqualTo(ServiceDefaults.POOL_TOTAL);
-        assertThat(yml.at("/fanout/pool/max-per-route").isMissingNode()).as("max-per-route left to FanoutProperties").isTrue();
+        assertThat(yml.at("/fanout/pool/max-per-route").isMissingNode())
+                .as("max-per-route left to FanoutProperties").isTrue();
         assertThat(yml.at("/fanout/deadline").asString()).isEqualTo(ServiceDefaults.DEADLINE_SECONDS + "s");
     }
 
     @Test
     void mainServicePropertiesRecord() throws IOException {
-        String source = Files.readString(REPO.resolve("main-service/src/main/java/lab/fanout/main/config/FanoutProperties.java"));
-        assertThat(find(source, "@DefaultValue\\(\"(\\d+)\"\\) int maxTotal")).isEqualTo(String.valueOf(ServiceDefaults.POOL_TOTAL));
-        assertThat(find(source, "@DefaultValue\\(\"(\\d+)s\"\\) Duration deadline")).isEqualTo(String.valueOf(ServiceDefaults.DEADLINE_SECONDS));
-        assertThat(find(source, "static final int COUNT = (\\d+);")).isEqualTo(String.valueOf(ServiceDefaults.DOWNSTREAM_COUNT));
+        String source = Files.readString(
+                REPO.resolve("main-service/src/main/java/lab/fanout/main/config/FanoutProperties.java"));
+        assertThat(find(source, "@DefaultValue\\(\"(\\d+)\"\\) int maxTotal"))
+                .isEqualTo(String.valueOf(ServiceDefaults.POOL_TOTAL));
+        assertThat(find(source, "@DefaultValue\\(\"(\\d+)s\"\\) Duration deadline"))
+                .isEqualTo(String.valueOf(ServiceDefaults.DEADLINE_SECONDS));
+        assertThat(find(source, "static final int COUNT = (\\d+);"))
+                .isEqualTo(String.valueOf(ServiceDefaults.DOWNSTREAM_COUNT));
         assertThat(source).contains("maxPerRoute = Math.ceilDiv(maxTotal, Downstreams.COUNT);");
-        assertThat(ServiceDefaults.POOL_PER_ROUTE).isEqualTo(Math.ceilDiv(ServiceDefaults.POOL_TOTAL, ServiceDefaults.DOWNSTREAM_COUNT));
+        assertThat(ServiceDefaults.POOL_PER_ROUTE)
+                .isEqualTo(Math.ceilDiv(ServiceDefaults.POOL_TOTAL, ServiceDefaults.DOWNSTREAM_COUNT));
         assertThat(ServiceDefaults.DOWNSTREAMS).hasSize(ServiceDefaults.DOWNSTREAM_COUNT);
         assertThat(ServiceDefaults.SERVICES).containsExactlyInAnyOrderElementsOf(ServiceDefaults.PORTS.keySet())
                 .containsAll(ServiceDefaults.DOWNSTREAMS);
@@ -50,8 +56,10 @@ class ServiceDefaultsTest {
 
     @Test
     void downstreamLatency() throws IOException {
-        String source = Files.readString(REPO.resolve("downstream-common/src/main/java/lab/fanout/downstream/DownstreamProperties.java"));
-        assertThat(find(source, "@DefaultValue\\(\"(\\d+)ms\"\\)\\s+Duration latency")).isEqualTo(String.valueOf(ServiceDefaults.LATENCY_MS));
+        String source = Files.readString(
+                REPO.resolve("downstream-common/src/main/java/lab/fanout/downstream/DownstreamProperties.java"));
+        assertThat(find(source, "@DefaultValue\\(\"(\\d+)ms\"\\)\\s+Duration latency"))
+                .isEqualTo(String.valueOf(ServiceDefaults.LATENCY_MS));
     }
 
     @ParameterizedTest

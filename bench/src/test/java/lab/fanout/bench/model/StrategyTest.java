@@ -18,7 +18,8 @@ class StrategyTest {
     @Test
     void anUnknownNameListsEveryNameAndEveryAlias() {
         assertThatThrownBy(() -> Strategy.parse("loom")).hasMessage("strategy 'loom' is not one of [sequential, "
-                + "completableFuture, completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, "
+                + "completableFuture, completableFutureWithThreadTaskExecutor, "
+                + "completableFutureWithVirtualTaskExecutor, "
                 + "scopeFork, reactive] (aliases: seq, cf, commonPool, threadPerTask, threads, virtualThreadPerTask, "
                 + "virtual, structured, scope, webclient)");
     }

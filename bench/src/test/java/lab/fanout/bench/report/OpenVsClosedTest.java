@@ -35,7 +35,8 @@ class OpenVsClosedTest {
         Cell cell = new Cell("closed-loop", Strategy.VIRTUAL_THREAD_PER_TASK, "platform", 40, 2000, clients, 200, null,
                 null, 10, 5, 1, 20);
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), clients, 2000, null, null, 20);
-        DriverRun run = new DriverRun(2000, 2000, Math.round(rps * 10), new TreeMap<>(), 10.0, histogram(200_000, p99Micros));
+        DriverRun run = new DriverRun(2000, 2000, Math.round(rps * 10), new TreeMap<>(), 10.0,
+                histogram(200_000, p99Micros));
         return result(index, cell, load, run, Bound.of(cell.strategy(), false, clients, 40, 2000, 2000, 200, 1, null));
     }
 
@@ -49,7 +50,8 @@ class OpenVsClosedTest {
         DriverRun run = new DriverRun(requested, answered, answered, requested > answered
                 ? new TreeMap<>(Map.of("transport", requested - answered)) : new TreeMap<>(),
                 10.0, histogram(210_000, p99Micros), rate, histogram(205_000, 260_000));
-        return result(index, cell, load, run, Bound.of(cell.strategy(), false, Integer.MAX_VALUE, 40, 2000, 2000, 200, 1, rate));
+        return result(index, cell, load, run,
+                Bound.of(cell.strategy(), false, Integer.MAX_VALUE, 40, 2000, 2000, 200, 1, rate));
     }
 
     static Histogram histogram(long p50Micros, long p99Micros) {
@@ -73,8 +75,8 @@ class OpenVsClosedTest {
         List<XYChart> charts = Charts.openVsClosedCharts(cells).orElseThrow();
 
         XYChart latency = charts.get(0);
-        assertThat(latency.getSeriesMap().keySet()).containsExactly("open model (vegeta) p99", "open model (vegeta) p50",
-                "closed loop p99", "closed loop p50");
+        assertThat(latency.getSeriesMap().keySet()).containsExactly("open model (vegeta) p99",
+                "open model (vegeta) p50", "closed loop p99", "closed loop p50");
         // closed: c ÷ ideal latency, 20 ÷ 0.2 s and 48 ÷ 0.2 s; open: the offered rates
         assertThat(latency.getSeriesMap().get("closed loop p99").getXData()).containsExactly(100.0, 240.0);
         assertThat(latency.getSeriesMap().get("open model (vegeta) p99").getXData()).containsExactly(100.0, 240.0);
@@ -114,14 +116,15 @@ class OpenVsClosedTest {
                 .containsEntry("latency_from", "due time").containsEntry("offered_rate_req_per_s", "240")
                 .containsEntry("achieved_rate_req_per_s", "195").containsEntry("bound_limit", "request threads");
         // HdrHistogram keeps 3 significant digits
-        assertThat(Double.parseDouble(rows.get(1).get("sent_p99_ms"))).isCloseTo(260, org.assertj.core.api.Assertions.within(0.5));
+        assertThat(Double.parseDouble(rows.get(1).get("sent_p99_ms")))
+                .isCloseTo(260, org.assertj.core.api.Assertions.within(0.5));
         assertThat(Double.parseDouble(rows.get(1).get("p99_ms"))).isGreaterThan(2_000);
     }
 
     @Test
     void markdownSaysWhichModelEachBlockIs() {
-        String md = ResultsMarkdown.render("t", List.of(), List.of(closed(1, 48, 200, 260_000), open(2, 240, 195, 2_400_000)),
-                Map.of(), false);
+        String md = ResultsMarkdown.render("t", List.of(),
+                List.of(closed(1, 48, 200, 260_000), open(2, 240, 195, 2_400_000)), Map.of(), false);
         assertThat(md).contains("Load model           : closed loop (latency from the send)")
                 .contains("Load model           : open model, vegeta (latency from each request's due time)")
                 .contains("Offered rate         : 240 req/s offered (open model)")

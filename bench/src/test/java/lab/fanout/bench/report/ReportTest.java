@@ -33,7 +33,8 @@ class ReportTest {
     }
 
     static CellResult result(int index, int pool, double rps, double bound) {
-        Cell cell = new Cell("pool", Strategy.VIRTUAL_THREAD_PER_TASK, "virtual", 10, pool, 100, 200, null, 1000, null, 3, 3, 20);
+        Cell cell = new Cell("pool", Strategy.VIRTUAL_THREAD_PER_TASK, "virtual", 10, pool, 100, 200, null, 1000, null,
+                3, 3, 20);
         Deployment d = new Deployment("virtual", true, 10, pool, pool, 1, 2, 200);
         Load load = new Load(URI.create("http://localhost:1/x?concurrency=virtual"), 100, 1000, null, null, 20);
         Histogram h = new Histogram(3);
@@ -42,7 +43,8 @@ class ReportTest {
         var reps = List.of(1, 2, 3).stream().map(i -> new Repetition(i, load,
                 new DriverRun(1000, 1000, (long) (rps * 2), new TreeMap<>(Map.of("HTTP 503", 3L)), 2.0, h),
                 new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null, Map.<String, Double>of())).toList();
-        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6, "hey -n 1000 -c 100 'http://localhost:1/x'");
+        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6,
+                "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
     /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */
@@ -50,10 +52,12 @@ class ReportTest {
     void markdownShowsMainServicesJvmInTheHeaderOrAsColumnsWhenItVaries() {
         List<CellResult> same = cells();
         String md = ResultsMarkdown.render("t", List.of(), same, Map.of(), false);
-        assertThat(md).contains("JVM options          : none (JVM defaults)").contains("Common pool          : parallelism 1")
+        assertThat(md).contains("JVM options          : none (JVM defaults)")
+                .contains("Common pool          : parallelism 1")
                 .contains("Carriers (virtual)   : n/a").contains("Cores                : 2");
 
-        List<CellResult> tuned = List.of(withJvm(same.get(0), 1, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=1")),
+        List<CellResult> tuned = List.of(
+                withJvm(same.get(0), 1, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=1")),
                 withJvm(same.get(1), 8, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8")));
         md = ResultsMarkdown.render("t", List.of(), tuned, Map.of(), false);
         assertThat(md).contains("| Concurrency | Executor | Pool size | JVM options | Common pool | Req./Sec.")
@@ -66,8 +70,9 @@ class ReportTest {
                 .containsExactly("virtualThreadPerTask / virtual pool=100 commonPool parallelism=1",
                         "virtualThreadPerTask / virtual pool=10 commonPool parallelism=8");
         assertThat(Report.mainServiceJvms(tuned)).hasSize(2).first().asString()
-                .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1; commonPoolParallelism: 1;"
-                        + " carriers: parallelism 2, maxPoolSize 256, minRunnable 1; gc: G1 Young Generation");
+                .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1;"
+                        + " commonPoolParallelism: 1; carriers: parallelism 2, maxPoolSize 256, minRunnable 1;"
+                        + " gc: G1 Young Generation");
     }
 
     private static CellResult withJvm(CellResult r, int parallelism, List<String> options) {
@@ -75,15 +80,19 @@ class ReportTest {
         Deployment tuned = new Deployment(d.profile(), d.virtual(), d.tomcatThreads(), d.poolTotal(), d.poolPerRoute(),
                 parallelism, d.cores(), d.latencyMs(), new Deployment.Jvm(2, 256, 1,
                 List.of("G1 Young Generation", "G1 Old Generation"), 512L * 1024 * 1024, options));
-        return new CellResult(r.index(), r.cell(), tuned, r.littlesLaw(), r.repetitions(), r.heapAfterBytes(), r.command());
+        return new CellResult(r.index(), r.cell(), tuned, r.littlesLaw(), r.repetitions(), r.heapAfterBytes(),
+                r.command());
     }
 
     @Test
     void markdownShowsVaryingKnobsAsColumnsAndAbsentFiguresAsNa() {
-        String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(), Map.of("pool", List.of("pool-throughput.png")), false);
-        assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (min–max) | Bound (limit) | Efficiency")
+        String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(),
+                Map.of("pool", List.of("pool-throughput.png")), false);
+        assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (min–max) | Bound (limit)"
+                        + " | Efficiency")
                 .contains("Tomcat Thread Count  : 10").doesNotContain("Http Conn. Pool Size :")
-                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480) | 500 (clients) | 96 % | 500 (clients) · n/a | 200 / 250 / 250 / 250 | 9 (HTTP 503: 9)")
+                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480)"
+                        + " | 500 (clients) | 96 % | 500 (clients) · n/a | 200 / 250 / 250 / 250 | 9 (HTTP 503: 9)")
                 // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why
                 .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | 97 % (n/a %) |")
                 .contains(ResultsMarkdown.CPU_UNKNOWN)
@@ -94,7 +103,8 @@ class ReportTest {
     @Test
     void whereTheCpuBindsTheTableSaysCpuAndShowsWhereItWent(@TempDir Path dir) throws Exception {
         // 480 req/s (960 answers in 2 s); per repetition main 1.0 s, downstreams 0.2 / 0.25 / 0.3 s, driver 0.35 s:
-        // D = (1.0 + 0.2 + 0.25 + 0.3 + 0.35) s ÷ 1,000 answers = 2.1 ms, so 2 cores allow 952 req/s: tighter than 3,333
+        // D = (1.0 + 0.2 + 0.25 + 0.3 + 0.35) s ÷ 1,000 answers = 2.1 ms, so 2 cores allow 952 req/s:
+        // tighter than 3,333
         Map<String, Double> cpu = Map.of("main-service", 1.0, "orders-service", 0.2, "products-service", 0.25,
                 "accounts-service", 0.3, Repetition.DRIVER, 0.35, Repetition.HARNESS, 0.1);
         CellResult r = result(1, 2000, 480, 3333);
@@ -140,22 +150,24 @@ class ReportTest {
     void aConcurrencySweepIsDrawnAgainstConcurrency(@TempDir Path dir) throws Exception {
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
                 .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
-                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(), r.repetitions(),
-                        r.heapAfterBytes(), r.command()))
+                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(),
+                        r.repetitions(), r.heapAfterBytes(), r.command()))
                 .toList();
-        assertThat(Charts.write(dir, "scale", sweep)).hasSize(3).allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
+        assertThat(Charts.write(dir, "scale", sweep)).hasSize(3)
+                .allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
         assertThat(ResultsMarkdown.render("t", List.of(), sweep, Map.of(), false))
                 .contains("| Concurrency | Executor | Concurrency Level | Req./Sec.");
     }
 
     @Test
     void latencyIsDrawnOnALogarithmicAxisSoThatTenSecondAnswersDoNotFlattenTheRest() {
-        // the common pool answers after 2.4 s at 4 clients (10 s at 100: the deadline), the parallel strategies after 0.2 s
+        // the common pool answers after 2.4 s at 4 clients (10 s at 100: the deadline), the parallel strategies
+        // after 0.2 s
         List<CellResult> bars = List.of(result(1, 100, 480, 500), withLatency(result(2, 100, 1.6, 1.67), 10_000_000));
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
                 .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
-                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(), r.repetitions(),
-                        r.heapAfterBytes(), r.command()))
+                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(),
+                        r.repetitions(), r.heapAfterBytes(), r.command()))
                 .toList();
         for (List<CellResult> cells : List.of(bars, sweep)) {
             var charts = Charts.charts("b", cells);
@@ -182,7 +194,8 @@ class ReportTest {
                 new DriverRun(p.run().requested(), micros > 0 ? p.run().answered() : 0, p.run().ok(), p.run().errors(),
                         p.run().windowSeconds(), h), p.server(), p.machineBusyPercent(), p.othersCpuPercent(),
                 p.cpuSeconds())).toList();
-        return new CellResult(r.index(), r.cell(), r.deployment(), r.littlesLaw(), reps, r.heapAfterBytes(), r.command());
+        return new CellResult(r.index(), r.cell(), r.deployment(), r.littlesLaw(), reps, r.heapAfterBytes(),
+                r.command());
     }
 
     @Test

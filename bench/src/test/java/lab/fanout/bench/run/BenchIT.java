@@ -100,7 +100,8 @@ class BenchIT {
         for (String png : List.of("tiny-throughput.png", "tiny-latency.png", "tiny-efficiency.png")) {
             assertThat(out.resolve(png)).isNotEmptyFile();
         }
-        assertThat(Files.readString(out.resolve("environment.txt"))).contains("cpu_model: ", "cores: ", "git_commit: ", "jdk: ");
+        assertThat(Files.readString(out.resolve("environment.txt")))
+                .contains("cpu_model: ", "cores: ", "git_commit: ", "jdk: ");
         assertThat(out.resolve("logs/main-service.log")).isNotEmptyFile();
         // the harness stopped what it started
         int mainPort = URI.create(rows.getFirst().get("command").replaceAll(".*'(http[^']+)'.*", "$1")).getPort();

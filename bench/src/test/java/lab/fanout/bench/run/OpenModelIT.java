@@ -102,10 +102,12 @@ class OpenModelIT {
             // the downstreams answer after 50 ms: no request can be faster, from its due time or from its send
             assertThat(Double.parseDouble(r.get("p50_ms"))).isGreaterThanOrEqualTo(50);
             assertThat(Double.parseDouble(r.get("sent_p50_ms"))).isGreaterThanOrEqualTo(50);
-            assertThat(Double.parseDouble(r.get("p99_ms"))).isGreaterThanOrEqualTo(Double.parseDouble(r.get("sent_p99_ms")) - 1);
+            assertThat(Double.parseDouble(r.get("p99_ms")))
+                    .isGreaterThanOrEqualTo(Double.parseDouble(r.get("sent_p99_ms")) - 1);
             // no clients bound the open model: the offered rate is its Little's-law ceiling
             assertThat(r.get("littles_bound_limit")).isEqualTo("rate");
-            assertThat(r.get("command")).startsWith("echo 'GET http://").contains("| vegeta attack").contains("-rate " + Math.round(offered) + "/1s")
+            assertThat(r.get("command")).startsWith("echo 'GET http://").contains("| vegeta attack")
+                    .contains("-rate " + Math.round(offered) + "/1s")
                     .doesNotContain("-max-workers");
         });
         String md = Files.readString(out.resolve("results.md"));

@@ -26,8 +26,10 @@ class UpTargetTest {
     @Test
     void aCellWithTheDefaultKnobsRunsOnAPlainUpWhateverItsLatency() {
         // the latency travels as the latencyMs query parameter, as with --base-url
-        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 50), PLAIN_UP, List.of(), Map.of())).isEmpty();
-        assertThat(UpTarget.mismatch(cell("virtual", 200, null, List.of(), 200), PLAIN_UP, List.of(), Map.of())).isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 50), PLAIN_UP, List.of(), Map.of()))
+                .isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", 200, null, List.of(), 200), PLAIN_UP, List.of(), Map.of()))
+                .isEmpty();
     }
 
     @Test
@@ -41,7 +43,8 @@ class UpTargetTest {
                 .hasValue("Tomcat threads 10 (./lab up: 200)");
         assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of("-Dx=1"), 200), PLAIN_UP, List.of(), Map.of()))
                 .hasValueSatisfying(why -> assertThat(why).startsWith("JVM options [").contains("-Dx=1]"));
-        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), PLAIN_UP, List.of(), Map.of("fanout.deadline", "2s")))
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), PLAIN_UP, List.of(),
+                        Map.of("fanout.deadline", "2s")))
                 .hasValueSatisfying(why -> assertThat(why).startsWith("main-service properties {fanout.deadline=2s}"));
     }
 
@@ -62,9 +65,13 @@ class UpTargetTest {
                                        "jvmInputArguments": ["--enable-preview", "-Dp=8"]},
                            "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}}}}""");
         // JAVA_TOOL_OPTIONS would lead both lists: only meaningful without it
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("JAVA_TOOL_OPTIONS") == null, "JAVA_TOOL_OPTIONS is set");
-        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of("-Dp=8"), 200), tuned, List.of(), Map.of())).isEmpty();
-        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of("-Dp=8"), Map.of())).isEmpty();
-        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of(), Map.of())).isPresent();
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("JAVA_TOOL_OPTIONS") == null,
+                "JAVA_TOOL_OPTIONS is set");
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of("-Dp=8"), 200), tuned, List.of(), Map.of()))
+                .isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of("-Dp=8"), Map.of()))
+                .isEmpty();
+        assertThat(UpTarget.mismatch(cell("virtual", null, null, List.of(), 200), tuned, List.of(), Map.of()))
+                .isPresent();
     }
 }

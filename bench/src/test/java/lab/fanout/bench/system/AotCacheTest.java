@@ -28,7 +28,8 @@ class AotCacheTest {
         }
         assertThat(AotCache.trained(repo)).isTrue();
 
-        Files.writeString(repo.resolve("main-service/target/main-service.jar"), "jar of main-service, rebuilt with a change");
+        Files.writeString(repo.resolve("main-service/target/main-service.jar"),
+                "jar of main-service, rebuilt with a change");
 
         // the key follows the jar's content, so the cache of the old jar is no longer found
         assertThat(AotCache.trained(repo)).isFalse();
@@ -50,11 +51,13 @@ class AotCacheTest {
         Path log = Path.of("/logs/orders-service.aot.log");
 
         assertThat(AotCache.launch(Mode.TRAIN, dir, "orders-service", log)).containsExactly(
-                "-XX:AOTCacheOutput=" + dir.resolve("orders-service.aot"), "-jar", dir.resolve("orders-service.jar").toString());
+                "-XX:AOTCacheOutput=" + dir.resolve("orders-service.aot"),
+                "-jar", dir.resolve("orders-service.jar").toString());
         assertThat(AotCache.launch(Mode.USE, dir, "orders-service", log)).containsExactly(
                 "-XX:AOTCache=" + dir.resolve("orders-service.aot"), "-Xlog:aot=info:file=" + log,
                 "-jar", dir.resolve("orders-service.jar").toString());
-        assertThatThrownBy(() -> AotCache.launch(Mode.OFF, dir, "orders-service", log)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AotCache.launch(Mode.OFF, dir, "orders-service", log))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -62,7 +65,8 @@ class AotCacheTest {
         Path log = Files.writeString(tmp.resolve("a.aot.log"), """
                 [0.010s][info][aot] trying to map /repo/.lab/aot/orders-service-0123456789ab/orders-service.aot
                 [0.010s][info][aot] Opened AOT cache /repo/.lab/aot/orders-service-0123456789ab/orders-service.aot.
-                [0.010s][info][aot] Mapped static  region #0 at base 0x0000000092001000 top 0x0000000093c48000 (ReadWrite)
+                [0.010s][info][aot] Mapped static  region #0 at base 0x0000000092001000 top 0x0000000093c48000 \
+                (ReadWrite)
                 """);
 
         assertThat(AotCache.loadProblem(log)).isEmpty();
@@ -73,14 +77,18 @@ class AotCacheTest {
         // what JDK 25 logged here for a cache used with another jar than it was made with
         Path log = Files.writeString(tmp.resolve("b.aot.log"), """
                 [0.037s][info][aot] trying to map /tmp/orders.aot
-                [0.037s][warning][aot] This file is not the one used while building the shared archive file: 'orders-service.jar', size has changed
-                [0.037s][error  ][aot] An error has occurred while processing the AOT cache. Run with -Xlog:aot for details.
+                [0.037s][warning][aot] This file is not the one used while building the shared archive file: \
+                'orders-service.jar', size has changed
+                [0.037s][error  ][aot] An error has occurred while processing the AOT cache. Run with -Xlog:aot for \
+                details.
                 [0.041s][error  ][aot] Unable to map shared spaces
                 """);
 
         assertThat(AotCache.loadProblem(log)).hasValueSatisfying(p -> assertThat(p).contains("size has changed"));
-        assertThat(AotCache.loadProblem(tmp.resolve("absent.aot.log"))).hasValueSatisfying(p -> assertThat(p).contains("no AOT log"));
-        Path silent = Files.writeString(tmp.resolve("c.aot.log"), "[0.010s][info][aot] trying to map /tmp/orders.aot\n");
+        assertThat(AotCache.loadProblem(tmp.resolve("absent.aot.log")))
+                .hasValueSatisfying(p -> assertThat(p).contains("no AOT log"));
+        Path silent = Files.writeString(tmp.resolve("c.aot.log"),
+                "[0.010s][info][aot] trying to map /tmp/orders.aot\n");
         assertThat(AotCache.loadProblem(silent)).hasValueSatisfying(p -> assertThat(p).contains("did not open"));
     }
 

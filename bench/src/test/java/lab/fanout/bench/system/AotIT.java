@@ -35,7 +35,8 @@ class AotIT {
                 .withFreePorts(true, repo.resolve("logs")).withAot(Mode.USE);
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
-        try (LocalSystem system = LocalSystem.start(spec, false, new PrintStream(progress, true, StandardCharsets.UTF_8))) {
+        try (LocalSystem system = LocalSystem.start(spec, false,
+                new PrintStream(progress, true, StandardCharsets.UTF_8))) {
             assertThat(Http.ready(system.mainManagementUrl())).isTrue();
         }
 

@@ -25,19 +25,21 @@ class LaunchSpecTest {
     void mainServiceGetsKnobsAndDownstreamUrls() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of(".")).withKnobs("platform", 10, 25, 50);
         assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).containsExactly(
-                "--server.port=1", "--management.server.port=11", "--spring.profiles.active=platform", "--server.tomcat.threads.max=10",
-                "--fanout.pool.max-total=25", "--fanout.pool.max-per-route=25",
+                "--server.port=1", "--management.server.port=11", "--spring.profiles.active=platform",
+                "--server.tomcat.threads.max=10", "--fanout.pool.max-total=25", "--fanout.pool.max-per-route=25",
                 "--fanout.downstreams.orders=http://localhost:2", "--fanout.downstreams.products=http://localhost:3",
                 "--fanout.downstreams.accounts=http://localhost:4");
-        assertThat(spec.springArgs("orders-service", PORTS, MANAGEMENT_PORTS)).containsExactly("--server.port=2", "--management.server.port=12",
-                "--downstream.latency=50ms");
+        assertThat(spec.springArgs("orders-service", PORTS, MANAGEMENT_PORTS)).containsExactly(
+                "--server.port=2", "--management.server.port=12", "--downstream.latency=50ms");
     }
 
     @Test
     void unsetKnobsKeepTheServicesDefaults() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).noneMatch(a -> a.contains("tomcat") || a.contains("pool"));
-        assertThat(spec.springArgs("products-service", PORTS, MANAGEMENT_PORTS)).containsExactly("--server.port=3", "--management.server.port=13");
+        assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS))
+                .noneMatch(a -> a.contains("tomcat") || a.contains("pool"));
+        assertThat(spec.springArgs("products-service", PORTS, MANAGEMENT_PORTS)).containsExactly(
+                "--server.port=3", "--management.server.port=13");
     }
 
     @Test
@@ -71,7 +73,8 @@ class LaunchSpecTest {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
         assertThatThrownBy(() -> spec.withKnobs("loom", null, null, null))
                 .hasMessageContaining("'loom' is not one of [virtual, platform]");
-        assertThatThrownBy(() -> spec.withKnobs("virtual", 0, null, null)).hasMessageContaining("tomcatThreads must be >= 1");
+        assertThatThrownBy(() -> spec.withKnobs("virtual", 0, null, null))
+                .hasMessageContaining("tomcatThreads must be >= 1");
         assertThatThrownBy(() -> spec.withKnobs("virtual", null, null, 70_000)).hasMessageContaining("0..60000");
     }
 

@@ -25,7 +25,8 @@ class ProcessesTest {
     @Test
     void aCommandPastItsTimeoutIsKilledAndReportedUnfinished() {
         long start = System.nanoTime();
-        Processes.Result r = Processes.run(List.of("sh", "-c", "echo started; exec sleep 30"), null, Duration.ofMillis(300));
+        Processes.Result r = Processes.run(List.of("sh", "-c", "echo started; exec sleep 30"), null,
+                Duration.ofMillis(300));
         assertThat(r.finished()).isFalse();
         assertThat(r.exitCode()).isEqualTo(-1);
         assertThat(r.output()).contains("started");
