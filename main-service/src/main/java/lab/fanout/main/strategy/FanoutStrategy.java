@@ -10,13 +10,7 @@ public interface FanoutStrategy {
     StrategyName name();
 
     /**
-     * @return whether the strategy can race a second copy of a slow call ({@link Hedging}): each does it with its
-     *         own cancellation idiom; {@code sequential} cannot, making one call at a time
-     */
-    boolean hedges();
-
-    /**
-     * @return the three catalogues; a hedged call's answer is its first successful copy
+     * @return the three catalogues
      * @throws lab.fanout.main.client.FanoutException the first failure of a call, or DEADLINE_EXCEEDED when the
      *                                                request's deadline runs out first
      */

@@ -10,7 +10,6 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.ScriptedDownstreamClient;
 import org.junit.jupiter.api.Test;
 
-import static lab.fanout.main.strategy.TestCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FanoutCallsTest {
@@ -27,8 +26,8 @@ class FanoutCallsTest {
     void serverTimingListsTheFinishedCallsThenTheTotal() {
         FanoutCalls calls = calls();
         assertThat(calls.serverTiming(Duration.ofMillis(3))).isEqualTo("total;dur=3.0");
-        call(calls, Downstream.PRODUCTS).fetch();
-        call(calls, Downstream.ORDERS).fetch();
+        calls.products();
+        calls.orders();
         assertThat(calls.serverTiming(Duration.ofMillis(5))).matches(SERVER_TIMING)
                 .startsWith("orders;dur=").contains(", products;dur=").endsWith(", total;dur=5.0");
     }
@@ -39,7 +38,7 @@ class FanoutCallsTest {
     void serverTimingIsWellFormedWhileACallFinishes() throws Exception {
         for (int i = 0; i < 20_000; i++) {
             FanoutCalls calls = calls();
-            Thread call = Thread.ofVirtual().start(() -> call(calls, Downstream.ORDERS).fetch());
+            Thread call = Thread.ofVirtual().start(calls::orders);
             String header = calls.serverTiming(Duration.ofMillis(1));
             call.join();
             assertThat(header).as("request %d", i).matches(SERVER_TIMING);

@@ -27,7 +27,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
 import static lab.fanout.main.client.Downstream.PRODUCTS;
-import static lab.fanout.main.strategy.TestCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -267,7 +266,7 @@ class FanoutStrategyTest {
     void deadlineProblemNamesTheCallsStillUnanswered() {
         answerAll(NOW);
         FanoutCalls calls = calls(AMPLE);
-        call(calls, Downstream.ORDERS).fetch();
+        calls.orders();
 
         FanoutException failure = calls.deadlineExceeded(null);
 
@@ -285,9 +284,9 @@ class FanoutStrategyTest {
         answerAll(NOW);
         downstreams.answer(PRODUCTS, SOME_PRODUCTS, ms(50));
         FanoutCalls calls = calls(AMPLE);
-        call(calls, Downstream.ORDERS).fetch();
-        call(calls, Downstream.PRODUCTS).fetch();
-        call(calls, Downstream.ACCOUNTS).fetch();
+        calls.orders();
+        calls.products();
+        calls.accounts();
 
         FanoutException failure = calls.deadlineExceeded(null);
 
