@@ -290,8 +290,7 @@ public final class Bench implements Callable<Integer> {
         Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions,
                 aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
         RunState state = RunState.load(ws);
-        Map<String, ProcessHandle> running = state.running();
-        running.keySet().removeIf(RunState.PROMETHEUS::equals);
+        Map<String, ProcessHandle> running = state.runningServices();
         if (running.isEmpty()) {
             return own.get();
         }

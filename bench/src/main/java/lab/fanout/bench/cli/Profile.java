@@ -143,7 +143,7 @@ public final class Profile implements Callable<Integer> {
     private List<ProfileSummary.Window> profile(LaunchSpec launch, Strategy s, Path library) throws Exception {
         try (LocalSystem system = LocalSystem.start(launch)) {
             mainPid = system.pids().get(ServiceDefaults.MAIN);
-            url = URI.create(system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH + "?concurrency=" + s);
+            url = ServiceDefaults.ordersUrl(system.mainBaseUrl(), s, "");
             if (warmupSeconds > 0) {
                 System.out.printf("warm-up: %d s of load, not profiled ...%n", warmupSeconds);
                 DriverRun w = hey.run(load(warmupSeconds), dir.resolve("raw/warmup"));

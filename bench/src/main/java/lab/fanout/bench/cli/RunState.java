@@ -92,6 +92,13 @@ final class RunState {
         return running;
     }
 
+    /** @return the four services with a live process, in start order (prometheus left out) */
+    Map<String, ProcessHandle> runningServices() {
+        Map<String, ProcessHandle> running = running();
+        running.keySet().remove(PROMETHEUS);
+        return running;
+    }
+
     /** @return the four services in start order, then prometheus */
     static List<String> names() {
         return Stream.concat(ServiceDefaults.SERVICES.stream(), Stream.of(PROMETHEUS)).toList();

@@ -36,8 +36,7 @@ final class Up implements Callable<Integer> {
     public Integer call() {
         Workspace ws = Workspace.current();
         RunState state = RunState.load(ws);
-        Map<String, ProcessHandle> running = state.running();
-        running.keySet().removeIf(RunState.PROMETHEUS::equals);
+        Map<String, ProcessHandle> running = state.runningServices();
         if (!running.isEmpty()) {
             System.out.println("already running (" + state.knobs() + "): " + running.keySet()
                     + ". ./lab status shows them.");

@@ -161,7 +161,7 @@ public final class FaultsPreset {
     }
 
     private static int send(LocalSystem system, Strategy strategy, String query) {
-        URI uri = system.mainBaseUrl().resolve(ServiceDefaults.ORDERS_PATH + "?concurrency=" + strategy + "&" + query);
+        URI uri = ServiceDefaults.ordersUrl(system.mainBaseUrl(), strategy, query);
         try {
             return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();

@@ -1,5 +1,6 @@
 package lab.fanout.bench.model;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,14 @@ public final class ServiceDefaults {
 
     /** main-service's fan-out endpoint, the one the load goes to. */
     public static final String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";
+    /**
+     * @param query more query parameters, e.g. {@code latencyMs=50}, or empty
+     * @return main-service's fan-out URL for {@code strategy} at {@code base}, e.g. {@code http://localhost:2222}
+     */
+    public static URI ordersUrl(URI base, Strategy strategy, String query) {
+        return URI.create(base + ORDERS_PATH + "?concurrency=" + strategy + (query.isEmpty() ? "" : "&" + query));
+    }
+
     /** main-service's request threads: its Spring profiles. */
     public static final List<String> PROFILES = List.of("virtual", "platform");
     public static final String MAIN = "main-service";

@@ -41,7 +41,6 @@ public interface Target extends AutoCloseable {
      *         fixed
      */
     static URI ordersUrl(URI base, Cell cell, boolean latencyInQuery) {
-        return URI.create(base + ServiceDefaults.ORDERS_PATH + "?concurrency=" + cell.strategy()
-                + (latencyInQuery ? "&latencyMs=" + cell.latencyMs() : ""));
+        return ServiceDefaults.ordersUrl(base, cell.strategy(), latencyInQuery ? "latencyMs=" + cell.latencyMs() : "");
     }
 }

@@ -210,8 +210,7 @@ public final class AotCache {
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             IntStream.range(0, TRAINING_CLIENTS).forEach(c -> clients.submit(() -> {
                 for (int i = c; System.nanoTime() < end; i++) {
-                    URI uri = mainBaseUrl.resolve(ServiceDefaults.ORDERS_PATH + "?concurrency="
-                            + strategies[i % strategies.length]);
+                    URI uri = ServiceDefaults.ordersUrl(mainBaseUrl, strategies[i % strategies.length], "");
                     try {
                         client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).build(),
                                 HttpResponse.BodyHandlers.discarding());
