@@ -85,13 +85,14 @@ check2() {
   if [[ -z $restarts ]]; then pass "2 no container restarted"; else fail "2 containers restarted"; detail "$restarts"; fi
   local pod uid root
   for pod in $(kc get pods -l "$lab_services" -o name); do
-    # read from the running process and its mount table, not from the manifest
-    uid=$(kc exec "$pod" -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>&1)
-    root=$(kc exec "$pod" -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts; touch /probe 2>&1 | sed "s/.*: //"' 2>&1 | paste -sd' ')
+    # read from the running process and its mount table, not from the manifest; kubectl's own stderr (such as
+    # its websocket client's "Unknown stream id" log) is kept out of the answer and shown only on failure
+    uid=$(kc exec "$pod" -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>"$work/exec.err")
+    root=$(kc exec "$pod" -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts; touch /probe 2>&1 | sed "s/.*: //"' 2>>"$work/exec.err" | paste -sd' ')
     if [[ $uid == 10001 && $root == "ro Read-only file system" ]]; then
       pass "2 ${pod#*/}: runs as uid $uid, root filesystem read-only (a write fails: ${root#ro })"
     else
-      fail "2 ${pod#*/}: uid '$uid', root filesystem '$root' (want 10001, ro)"
+      fail "2 ${pod#*/}: uid '$uid', root filesystem '$root' (want 10001, ro)"; detail "$(cat "$work/exec.err")"
     fi
   done
 }
