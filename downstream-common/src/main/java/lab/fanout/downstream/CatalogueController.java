@@ -10,19 +10,24 @@ import java.util.function.Supplier;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 
+import lab.fanout.common.BadParameterException;
 import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
+import lab.fanout.common.Slice;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET {path}} and {@code GET {path}/{id}}: the catalogue, after the simulated latency, with the faults the
+ * {@code GET {path}} (the whole catalogue, or one {@link Slice} of it) and {@code GET {path}/{id}}: the catalogue, after the simulated latency, with the faults the
  * request's {@link Simulation} knobs or {@code downstream.faults.*} ask for ({@link FaultPlan}).
  * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread.
  * <p>
@@ -40,6 +45,9 @@ class CatalogueController {
     /** How long past the caller's budget a request may still run before it is stopped (see serve). */
     static final Duration BUDGET_GRACE = Duration.ofSeconds(1);
 
+    private static final String SLICE_RANGE = "must be between 0 and " + (Slice.MAX_COUNT - 1);
+    private static final String SLICES_RANGE = "must be between 1 and " + Slice.MAX_COUNT;
+
     private static final long NO_BUDGET = TimeUnit.HOURS.toNanos(1);
 
     private final SerializedCatalogue catalogue;
@@ -55,11 +63,26 @@ class CatalogueController {
         this.metrics = metrics;
     }
 
+    /**
+     * @param slice  which part of {@code slices} to serve (0-based; {@link Slice}), default 0
+     * @param slices how many parts the catalogue is cut into, 1..{@value Slice#MAX_COUNT}, default 1 (the whole)
+     * @throws BadParameterException when {@code slice} is not below {@code slices}
+     */
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
-    void all(@Valid Simulation simulation, @RequestHeader(name = CallBudget.HEADER, required = false)
-             @Nullable Long budgetMs, HttpServletRequest request, HttpServletResponse response)
-            throws InterruptedException {
-        serve(simulation, budgetMs, request, response, catalogue::all);
+    void all(@Valid Simulation simulation,
+             @RequestParam(name = Slice.INDEX_PARAMETER, defaultValue = "0")
+             @Min(value = 0, message = SLICE_RANGE) @Max(value = Slice.MAX_COUNT - 1, message = SLICE_RANGE) int slice,
+             @RequestParam(name = Slice.COUNT_PARAMETER, defaultValue = "1")
+             @Min(value = 1, message = SLICES_RANGE) @Max(value = Slice.MAX_COUNT, message = SLICES_RANGE) int slices,
+             @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
+             HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
+        Slice part;
+        try {
+            part = new Slice(slice, slices);
+        } catch (IllegalArgumentException e) {
+            throw new BadParameterException(e.getMessage());
+        }
+        serve(simulation, budgetMs, request, response, () -> catalogue.slice(part));
     }
 
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)

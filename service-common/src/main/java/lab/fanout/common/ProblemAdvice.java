@@ -40,6 +40,11 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
             org.springframework.beans.TypeMismatchException ex, HttpHeaders headers, HttpStatusCode status,
             WebRequest request) {
         String name = ex instanceof MethodArgumentTypeMismatchException m ? m.getName() : ex.getPropertyName();
+        for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidValueException invalid) {   // the converter knows what is valid
+                return badParameter(name + ": " + invalid.getMessage() + " (got '" + ex.getValue() + "')", request);
+            }
+        }
         return badParameter(name + ": " + describe(ex.getValue(), ex.getRequiredType()), request);
     }
 

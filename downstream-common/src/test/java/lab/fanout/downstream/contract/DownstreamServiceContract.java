@@ -88,6 +88,45 @@ public abstract class DownstreamServiceContract {
         }
     }
 
+    /**
+     * {@code ?slice=i&slices=n}: the parts in order are the catalogue, each item once, byte for byte as the whole
+     * array is written (main-service's {@code width} relies on it: its answer must not depend on the width).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5, 12, 32})
+    void servesTheCatalogueInSlicesThatAddUpToItByteForByte(int slices) {
+        String whole = get(path + "?latencyMs=0").body();
+        List<String> items = new ArrayList<>();
+        for (int slice = 0; slice < slices; slice++) {
+            Response response = get(path + "?latencyMs=0&slice=" + slice + "&slices=" + slices);
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.json().isArray()).isTrue();
+            String array = response.body();
+            if (!array.equals("[]")) {
+                items.add(array.substring(1, array.length() - 1));
+            }
+        }
+
+        assertThat("[" + String.join(",", items) + "]").isEqualTo(whole);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            slices=33          | slices: must be between 1 and 32 (got '33')
+            slices=0           | slices: must be between 1 and 32 (got '0')
+            slice=-1&slices=4  | slice: must be between 0 and 31 (got '-1')
+            slice=4&slices=4   | slice: must be between 0 and 3 for slices=4 (got '4')
+            slices=two         | slices: 'two' is not a whole number
+            """)
+    void answersABadSliceWith400ProblemNamingTheRange(String query, String detail) {
+        Response response = get(path + "?latencyMs=0&" + query);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.contentType()).startsWith(PROBLEM_JSON);
+        assertThat(response.json().get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/bad-parameter");
+        assertThat(response.json().get("detail").asString()).isEqualTo(detail);
+    }
+
     @Test
     void answersAnUnknownIdWith404Problem() {
         Response response = get(path + "/no-such-id?latencyMs=0");
@@ -205,6 +244,10 @@ public abstract class DownstreamServiceContract {
 
         String contentType() {
             return response.headers().firstValue("Content-Type").orElse("");
+        }
+
+        String body() {
+            return response.body();
         }
 
         JsonNode json() {

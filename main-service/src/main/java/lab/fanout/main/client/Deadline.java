@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import org.apache.hc.core5.concurrent.Cancellable;
@@ -89,11 +88,11 @@ public final class Deadline {
     }
 
     /**
+     * @param exchange the call's exchange, which others may cancel too (a hedged call's loser)
      * @return what {@code call} returns; its HTTP exchange is cancelled if it still runs when the deadline comes, and
      * its timeouts read this deadline ({@link #remainingOnThisThread})
      */
-    <T, X extends Throwable> T guard(ScopedValue.CallableOp<T, X> call) throws X {
-        Exchange exchange = new Exchange();
+    <T, X extends Throwable> T guard(Exchange exchange, ScopedValue.CallableOp<T, X> call) throws X {
         enter(exchange);
         try {
             return ScopedValue.where(CURRENT, new Call(this, exchange)).call(call);
@@ -165,26 +164,5 @@ public final class Deadline {
     }
 
     private record Call(Deadline deadline, Exchange exchange) {
-    }
-
-    /** A call's HTTP exchange, which the alarm may cancel before it exists: then it is cancelled as it registers. */
-    private static final class Exchange {
-
-        private static final Cancellable CANCELLED = () -> true;
-
-        private final AtomicReference<@Nullable Cancellable> request = new AtomicReference<>();
-
-        void set(Cancellable exchange) {
-            if (request.getAndSet(exchange) == CANCELLED) {
-                exchange.cancel();
-            }
-        }
-
-        void cancel() {
-            Cancellable exchange = request.getAndSet(CANCELLED);
-            if (exchange != null && exchange != CANCELLED) {
-                exchange.cancel();
-            }
-        }
     }
 }

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
+import lab.fanout.common.Slice;
 import lab.fanout.main.config.FanoutProperties;
 import reactor.core.publisher.Mono;
 
@@ -30,49 +31,63 @@ public class DownstreamClient {
     private final RestClient rest;
     private final WebClient web;
     private final Map<Downstream, String> catalogueUrls = new EnumMap<>(Downstream.class);
-    /** The query part of a URI template per set of knobs: at most 2^9 sets, each built once. */
+    /** The query part of a URI template per set of knobs and slice parameters: at most 2^10 sets, each built once. */
     private final Map<Set<String>, String> queryTemplates = new ConcurrentHashMap<>();
     private final FanoutCallMeters meters;
+    private final DownstreamBreakers breakers;
 
     DownstreamClient(RestClient downstreamRestClient, WebClient downstreamWebClient, FanoutProperties properties,
-                     FanoutCallMeters meters) {
+                     FanoutCallMeters meters, DownstreamBreakers breakers) {
         this.rest = downstreamRestClient;
         this.web = downstreamWebClient;
         for (Downstream downstream : Downstream.values()) {
             catalogueUrls.put(downstream, downstream.catalogueUrl(properties.downstreams()).toString());
         }
         this.meters = meters;
+        this.breakers = breakers;
     }
 
     /**
+     * @param slice      the part of the catalogue to fetch ({@link Slice#WHOLE}: all of it, without slice parameters)
      * @param type       the element type of the catalogue's JSON array
      * @param simulation forwarded as query parameters, as given: the caller picks the ones for this downstream
-     * @return the catalogue, never null
-     * @throws FanoutException for any failure: DOWNSTREAM_ERROR, DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED or
-     *                         DEADLINE_EXCEEDED
+     * @param exchange   this call's exchange, which the deadline's alarm, or the caller, may cancel from any thread
+     * @return the catalogue, or the slice of it, never null
+     * @throws FanoutException for any failure: DOWNSTREAM_ERROR (also when the exchange was cancelled),
+     *                         DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED, DEADLINE_EXCEEDED, or CIRCUIT_OPEN when the
+     *                         downstream's breaker refuses the call ({@link DownstreamBreakers})
      */
-    public <T> List<T> fetch(Downstream downstream, ParameterizedTypeReference<List<T>> type, Simulation simulation,
-                             Deadline deadline) {
+    public <T> List<T> fetch(Downstream downstream, Slice slice, ParameterizedTypeReference<List<T>> type,
+                             Simulation simulation, Deadline deadline, Exchange exchange) {
         if (deadline.expired()) {
             throw deadline.exceeded(List.of(downstream), null);
         }
-        Map<String, Object> query = simulation.asQueryParameters();
+        DownstreamBreakers.Permit permit = breakers.acquire(downstream);
+        Map<String, Object> query = query(slice, simulation);
         meters.started();
         List<T> body;
         try {
-            body = deadline.guard(() -> rest.get().uri(template(downstream, query), query)
+            body = deadline.guard(exchange, () -> rest.get().uri(template(downstream, query), query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream) // client_name tag
                     // the downstream counts the calls it finishes after this budget (downstream_requests_late_total)
                     .header(CallBudget.HEADER, String.valueOf(deadline.remaining().toMillis()))
                     .retrieve().body(type));
         } catch (RuntimeException e) {
-            throw DownstreamFailures.of(downstream, deadline, e);
+            // cancelled by its caller (a hedged call's loser, a failed sibling's scope), not by a fault: no warning
+            boolean cancelled = (exchange.cancelled() || Thread.currentThread().isInterrupted()) && !deadline.expired();
+            FanoutException failure = cancelled ? DownstreamFailures.cancelled(downstream, e)
+                    : DownstreamFailures.of(downstream, deadline, e);
+            permit.failed(failure, cancelled);
+            throw failure;
         } finally {
             meters.ended();
         }
         if (body == null) {
-            throw DownstreamFailures.emptyBody(downstream);
+            FanoutException failure = DownstreamFailures.emptyBody(downstream);
+            permit.failed(failure, false);
+            throw failure;
         }
+        permit.succeeded();
         return body;
     }
 
@@ -82,15 +97,17 @@ public class DownstreamClient {
      * ({@link CancellableConnector}). The deadline is the subscriber's to enforce ({@code Mono.timeout}).
      *
      * @return the catalogue, or an error signal that is always a {@link FanoutException}: DOWNSTREAM_ERROR,
-     *         DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED, or DEADLINE_EXCEEDED if the deadline had run out before it started
+     *         DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED, CIRCUIT_OPEN, or DEADLINE_EXCEEDED if the deadline had run out
+     *         before it started
      */
-    public <T> Mono<List<T>> fetchAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type,
+    public <T> Mono<List<T>> fetchAsync(Downstream downstream, Slice slice, ParameterizedTypeReference<List<T>> type,
                                         Simulation simulation, Deadline deadline) {
         return Mono.defer(() -> {
             if (deadline.expired()) {
                 return Mono.error(deadline.exceeded(List.of(downstream), null));
             }
-            Map<String, Object> query = simulation.asQueryParameters();
+            DownstreamBreakers.Permit permit = breakers.acquire(downstream);
+            Map<String, Object> query = query(slice, simulation);
             meters.started();
             return web.get().uri(template(downstream, query), query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream)
@@ -98,13 +115,33 @@ public class DownstreamClient {
                     .retrieve().bodyToMono(type)
                     .switchIfEmpty(Mono.error(() -> DownstreamFailures.emptyBody(downstream)))
                     .onErrorMap(e -> !(e instanceof Error), e -> DownstreamFailures.of(downstream, deadline, e))
+                    .doOnSuccess(body -> permit.succeeded())
+                    .doOnError(FanoutException.class, failure -> permit.failed(failure, false))
+                    .doOnCancel(permit::cancelled)
                     .doFinally(signal -> meters.ended());
         });
+    }
+
+    /** @return the fan-out's call meters: hedging's counters and the recent latency per downstream */
+    public FanoutCallMeters meters() {
+        return meters;
+    }
+
+    /** @return the circuit breakers, one per downstream */
+    public DownstreamBreakers breakers() {
+        return breakers;
     }
 
     /** Called by the strategy's bookkeeping for a call that finished after its request had been answered. */
     public void wasted(String strategy, Downstream downstream) {
         meters.wasted(strategy, downstream.serviceName());
+    }
+
+    /** @return the slice's parameters, then the knobs' (a fixed order per set of names: see {@link #template}) */
+    private static Map<String, Object> query(Slice slice, Simulation simulation) {
+        Map<String, Object> query = slice.asQueryParameters();
+        query.putAll(simulation.asQueryParameters());
+        return query;
     }
 
     /**

@@ -142,7 +142,8 @@ final class DownstreamFailures {
                 failure);
     }
 
-    private static FanoutException cancelled(Downstream downstream, Throwable failure) {
+    /** @return the problem for a call that was cancelled: a sibling's failure or a lost hedging race */
+    static FanoutException cancelled(Downstream downstream, Throwable failure) {
         return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                 "The call to " + downstream.serviceName() + " was cancelled", failure);
     }

@@ -26,6 +26,8 @@ public final class FanoutException extends ErrorResponseException {
         POOL_EXHAUSTED(HttpStatus.SERVICE_UNAVAILABLE, "pool-exhausted", "Connection pool exhausted"),
         /** The whole request's deadline ran out. */
         DEADLINE_EXCEEDED(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded"),
+        /** The downstream's circuit breaker is open: recent calls failed or were slow, so the call is not made. */
+        CIRCUIT_OPEN(HttpStatus.SERVICE_UNAVAILABLE, "circuit-open", "Circuit breaker open"),
         /** The request thread was interrupted while it waited for its calls (the service is stopping). */
         INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted");
 

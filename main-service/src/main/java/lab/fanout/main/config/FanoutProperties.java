@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 
@@ -24,6 +25,7 @@ import org.springframework.validation.annotation.Validated;
  *                        dropped, and retried by Linux after 1 s, or whose completion a CPU-starved I/O reactor saw
  *                        late, failed as 502; under overload that cascaded: docs/reliability.md)
  * @param responseTimeout socket read timeout of one downstream call: the longest wait for response bytes (default 5s)
+ * @param breaker         a circuit breaker per downstream, off unless {@code fanout.breaker.enabled}
  * @param deadline        processing budget of one whole fan-out request, from when the controller starts it (time
  *                        queued for a request thread is not counted: nothing tells when the request arrived); no
  *                        downstream call waits past it, and when it runs out the request ends with 504 (default 10s:
@@ -35,7 +37,8 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                                @Valid @DefaultValue Pool pool,
                                @NotNull @DefaultValue("3s") Duration connectTimeout,
                                @NotNull @DefaultValue("5s") Duration responseTimeout,
-                               @NotNull @DefaultValue("10s") Duration deadline) implements Knobs {
+                               @NotNull @DefaultValue("10s") Duration deadline,
+                               @Valid @DefaultValue Breaker breaker) implements Knobs {
 
     /**
      * @param orders   base URL of orders-service (default http://localhost:8082)
@@ -46,7 +49,7 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                               @NotNull @DefaultValue("http://localhost:8083") URI products,
                               @NotNull @DefaultValue("http://localhost:8081") URI accounts) {
 
-        /** The fan-out's width: one call to each. */
+        /** The downstreams a request fans out to: width calls to each (README, "width"). */
         static final int COUNT = 3;
     }
 
@@ -55,7 +58,7 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
      *                       HttpClient's own default of 25 would make every benchmark a benchmark of the pool)
      * @param maxPerRoute    connections open at once to one downstream (default ceil(maxTotal / 3), 167: a slow or
      *                       hanging downstream holds at most its third of the pool, and the calls to the other two
-     *                       still get connections; a fan-out with one call per downstream needs no more)
+     *                       still get connections; a request of width w holds up to w, twice that when hedged)
      * @param acquireTimeout longest wait to lease a pooled connection; past it the request ends with 503 (default 5s)
      */
     public record Pool(@Positive @DefaultValue("500") int maxTotal,
@@ -67,5 +70,33 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                 maxPerRoute = Math.ceilDiv(maxTotal, Downstreams.COUNT);
             }
         }
+    }
+
+    /**
+     * A circuit breaker per downstream (Resilience4j): when too many of a downstream's recent calls failed or were
+     * slow, it opens, and requests that need that downstream are answered 503 {@code circuit-open} at once instead of
+     * waiting out its timeouts; after {@code waitInOpen} it lets {@code halfOpenCalls} probes through, and closes
+     * again if they succeed. Off by default, so that measurements see the raw fault (the breakers then report the
+     * state {@code disabled}).
+     *
+     * @param enabled               switch ({@code FANOUT_BREAKER_ENABLED}; default false)
+     * @param window                the sliding window of calls the rates are computed over, whole seconds
+     *                              (default 10s)
+     * @param minimumCalls          calls in the window before a rate can open the breaker (default 20)
+     * @param failureRateThreshold  percentage of failed calls (errors, timeouts, the deadline) that opens it (default 50)
+     * @param slowCallDuration      a call that took longer is slow, whatever its outcome (default 2s: ten times the
+     *                              lab's default latency)
+     * @param slowCallRateThreshold percentage of slow calls that opens it (default 50)
+     * @param waitInOpen            how long it stays open before it lets probes through (half-open) (default 5s)
+     * @param halfOpenCalls         probe calls half-open; they decide between closed and open again (default 5)
+     */
+    public record Breaker(@DefaultValue("false") boolean enabled,
+                          @NotNull @DefaultValue("10s") Duration window,
+                          @Positive @DefaultValue("20") int minimumCalls,
+                          @Positive @Max(100) @DefaultValue("50") int failureRateThreshold,
+                          @NotNull @DefaultValue("2s") Duration slowCallDuration,
+                          @Positive @Max(100) @DefaultValue("50") int slowCallRateThreshold,
+                          @NotNull @DefaultValue("5s") Duration waitInOpen,
+                          @Positive @DefaultValue("5") int halfOpenCalls) {
     }
 }

@@ -1,5 +1,8 @@
 package lab.fanout.main.strategy;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -8,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import lab.fanout.main.client.FanoutException;
 
@@ -21,6 +23,11 @@ import lab.fanout.main.client.FanoutException;
  * before the request fails; the failure reported is the first in time, as {@code scopeFork} reports it. When the deadline runs out, {@code cancel(true)} marks the futures cancelled but does
  * <em>not</em> interrupt the running calls (CompletableFuture ignores {@code mayInterruptIfRunning}): they go on,
  * holding a thread and a pooled connection, until they end or the deadline that bounds their timeouts.
+ * <p>
+ * A hedged call races two attempts on the same executor and cancels the loser's HTTP exchange
+ * ({@link CompletableFutureHedge}). On the common pool with parallelism 1 (2 cores) the second attempt waits for the
+ * pool's one worker, which the first holds: hedging cannot help there, by the same cause that makes the strategy
+ * sequential.
  */
 public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
@@ -45,23 +52,34 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     @Override
     public Fetched fetch(FanoutCalls calls) {
         AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
-        var orders = supply(calls::orders, firstFailure);
-        var products = supply(calls::products, firstFailure);
-        var accounts = supply(calls::accounts, firstFailure);
+        List<CompletableFuture<?>> futures = calls.all().stream()
+                .<CompletableFuture<?>>map(call -> hedgedOrNot(call, firstFailure)).toList();
         try {
-            CompletableFuture.allOf(orders, products, accounts)
+            CompletableFuture.allOf(futures.toArray(CompletableFuture<?>[]::new))
                     .get(calls.deadline().remaining().toNanos(), TimeUnit.NANOSECONDS);
-            return new Fetched(orders.resultNow(), products.resultNow(), accounts.resultNow());
+            return calls.fetched(futures.stream().map(CompletableFuture::resultNow).toList());
         } catch (ExecutionException e) {
             // allOf's cause is the first future's failure in argument order; the request reports the first in time
             throw FanoutException.from(firstFailure.get() != null ? firstFailure.get() : e.getCause());
         } catch (TimeoutException e) {
-            Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
+            futures.forEach(call -> call.cancel(true));
             throw calls.deadlineExceeded(e);
         } catch (InterruptedException e) {
-            Stream.of(orders, products, accounts).forEach(call -> call.cancel(true));
+            futures.forEach(call -> call.cancel(true));
             throw calls.interrupted(e);
         }
+    }
+
+    @Override
+    public boolean hedges() {
+        return true;
+    }
+
+    private <T> CompletableFuture<List<T>> hedgedOrNot(FanoutCall<T> call,
+                                                      AtomicReference<RuntimeException> firstFailure) {
+        Optional<Duration> delay = call.hedgeDelay();
+        return delay.isPresent() ? new CompletableFutureHedge<>(call, delay.get(), executor, firstFailure).result()
+                : supply(call::fetch, firstFailure);
     }
 
     /** @return the call on the executor; its failure, if it is the request's first, recorded before it completes */

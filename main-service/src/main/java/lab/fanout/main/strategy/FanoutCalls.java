@@ -6,11 +6,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import lab.fanout.common.Simulation;
+import lab.fanout.common.Slice;
 import lab.fanout.main.client.CatalogueJson.Account;
 import lab.fanout.main.client.CatalogueJson.Order;
 import lab.fanout.main.client.CatalogueJson.Product;
@@ -19,60 +20,104 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
 import lab.fanout.main.client.FanoutException;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 
 import org.springframework.core.ParameterizedTypeReference;
 
 /**
- * The three downstream calls of one backoffice request, callable from any thread. Each call records its duration
- * for the {@code Server-Timing} header; the calls share the request's {@link Deadline}. Each call forwards the
- * latency knobs and, if {@code faultTarget} names its downstream (or is not given), the fault knobs. Calls that end
- * after the answer are counted as wasted ({@link WastedCalls}). Each call also exists as a cold {@code Mono}
- * ({@link #ordersAsync()}, ...) for the reactive strategy, with the same bookkeeping: a cancelled call ends when it is
- * cancelled.
+ * The downstream calls of one backoffice request, callable from any thread: {@code width} calls to each of the three
+ * downstreams, each fetching one {@link Slice} of its catalogue ({@link #all()}), 3 x width in all; width 1 is one
+ * call to each for the whole catalogue. Each call records its duration for the {@code Server-Timing} header; the
+ * calls share the request's {@link Deadline}. Each call forwards the latency knobs and, if {@code faultTarget} names
+ * its downstream (or is not given), the fault knobs. Calls that end after the answer are counted as wasted
+ * ({@link WastedCalls}). Each call ({@link FanoutCall}) also exists as a cold {@code Mono} for the reactive strategy,
+ * with the same bookkeeping: a cancelled call ends when it is cancelled.
  */
 public final class FanoutCalls {
+
+    /** The largest {@code width}: calls per downstream per request. */
+    public static final int MAX_WIDTH = Slice.MAX_COUNT;
+
+    private static final ParameterizedTypeReference<List<Order>> ORDERS = new ParameterizedTypeReference<>() { };
+    private static final ParameterizedTypeReference<List<Product>> PRODUCTS = new ParameterizedTypeReference<>() { };
+    private static final ParameterizedTypeReference<List<Account>> ACCOUNTS = new ParameterizedTypeReference<>() { };
 
     private final DownstreamClient client;
     private final Simulation simulation;
     private final Deadline deadline;
+    private final int width;
+    private final Hedging hedging;
+    /** The strategy's name for the hedging meters' tag. */
+    private final String strategy;
+    /** Per downstream, the adaptive hedge's delay, read once per request (empty: do not hedge). */
+    private final Map<Downstream, Optional<Duration>> hedgeDelays = new ConcurrentHashMap<>();
+    private final List<FanoutCall<?>> all;
+    /** Per downstream, the longest of its calls that ended: what the request waited for. */
     private final Map<Downstream, Duration> finished = new ConcurrentHashMap<>();
     /** Calls that ended before the deadline: a strategy may ask after cancelled calls have ended too. */
-    private final Set<Downstream> endedInTime = ConcurrentHashMap.newKeySet();
+    private final Set<FanoutCall<?>> endedInTime = ConcurrentHashMap.newKeySet();
     private final WastedCalls wasted;
 
+    /** One call to each downstream, for its whole catalogue, unhedged (for tests: the hedging meters say "none"). */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
+        this(client, simulation, deadline, 1, Hedging.OFF, "none");
+    }
+
+    /**
+     * @param width    calls per downstream, 1..{@value #MAX_WIDTH}: each fetches one of {@code width} slices
+     * @param hedging  whether a slow call gets a second copy; the strategy races the two its own way
+     * @param strategy the strategy's name, for the hedging meters
+     * @throws IllegalArgumentException if width is outside 1..{@value #MAX_WIDTH}
+     */
+    public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline, int width, Hedging hedging,
+                       String strategy) {
         this.client = client;
         this.simulation = simulation;
         this.deadline = deadline;
+        this.width = width;
+        this.hedging = hedging;
+        this.strategy = strategy;
         this.wasted = new WastedCalls(client, deadline);
+        List<FanoutCall<?>> calls = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            calls.add(new FanoutCall<>(this, Downstream.ORDERS, new Slice(i, width), ORDERS));
+        }
+        for (int i = 0; i < width; i++) {
+            calls.add(new FanoutCall<>(this, Downstream.PRODUCTS, new Slice(i, width), PRODUCTS));
+        }
+        for (int i = 0; i < width; i++) {
+            calls.add(new FanoutCall<>(this, Downstream.ACCOUNTS, new Slice(i, width), ACCOUNTS));
+        }
+        this.all = List.copyOf(calls);
     }
 
-    public List<Order> orders() {
-        return call(Downstream.ORDERS, new ParameterizedTypeReference<>() { });
+    /** @return every call of the request, 3 x width: orders' slices in order, then products', then accounts' */
+    public List<FanoutCall<?>> all() {
+        return all;
     }
 
-    public List<Product> products() {
-        return call(Downstream.PRODUCTS, new ParameterizedTypeReference<>() { });
+    /** @return calls per downstream */
+    public int width() {
+        return width;
     }
 
-    public List<Account> accounts() {
-        return call(Downstream.ACCOUNTS, new ParameterizedTypeReference<>() { });
+    /**
+     * @param results each call's body, in the order of {@link #all()}
+     * @return the three catalogues, each the concatenation of its slices: the same whatever the width
+     */
+    public Fetched fetched(List<?> results) {
+        if (results.size() != all.size()) {
+            throw new IllegalArgumentException(all.size() + " results expected, got " + results.size());
+        }
+        return new Fetched(concat(results, 0), concat(results, width), concat(results, 2 * width));
     }
 
-    /** @return {@link #orders()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
-    public Mono<List<Order>> ordersAsync() {
-        return callAsync(Downstream.ORDERS, new ParameterizedTypeReference<>() { });
-    }
-
-    /** @return {@link #products()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
-    public Mono<List<Product>> productsAsync() {
-        return callAsync(Downstream.PRODUCTS, new ParameterizedTypeReference<>() { });
-    }
-
-    /** @return {@link #accounts()} as a cold Mono, on HttpClient's async client; its error is a FanoutException */
-    public Mono<List<Account>> accountsAsync() {
-        return callAsync(Downstream.ACCOUNTS, new ParameterizedTypeReference<>() { });
+    @SuppressWarnings("unchecked")   // results.get(i) is what all().get(i), whose type the constructor fixed, returned
+    private <T> List<T> concat(List<?> results, int from) {
+        List<T> items = new ArrayList<>();
+        for (int i = from; i < from + width; i++) {
+            items.addAll((List<T>) results.get(i));
+        }
+        return items;
     }
 
     public Deadline deadline() {
@@ -97,7 +142,9 @@ public final class FanoutCalls {
      */
     public FanoutException deadlineExceeded(@Nullable Throwable cause) {
         wasted.decidedAtDeadline();
-        List<Downstream> waiting = Arrays.stream(Downstream.values()).filter(d -> !endedInTime.contains(d)).toList();
+        List<Downstream> waiting = Arrays.stream(Downstream.values())
+                .filter(d -> all.stream().anyMatch(call -> call.downstream() == d && !endedInTime.contains(call)))
+                .toList();
         if (waiting.isEmpty() && !finished.isEmpty()) {
             // every call ended a moment before the strategy's own wait ran out: the slowest is the one it waited for
             waiting = List.of(finished.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
@@ -118,15 +165,17 @@ public final class FanoutCalls {
     }
 
     /**
-     * @return the header value, e.g. {@code orders;dur=201.2, products;dur=200.7, total;dur=203.9}: one entry per call
-     * that finished (successfully or not), then the whole request's time
+     * @return the header value, e.g. {@code orders;dur=201.2, products;dur=200.7, total;dur=203.9}: one entry per
+     * downstream with a call that finished (successfully or not), the longest of its calls, then the whole request's
+     * time; with width above 1 each downstream's entry says so, e.g. {@code orders;dur=201.2;desc="slowest of 4 calls"}
      */
     public String serverTiming(Duration total) {
         List<String> entries = new ArrayList<>();
+        String desc = width == 1 ? "" : ";desc=\"slowest of " + width + " calls\"";
         for (Downstream downstream : Downstream.values()) {
             Duration took = finished.get(downstream);   // read once: a call may finish while this runs
             if (took != null) {
-                entries.add(timing(downstream.timingName(), took));
+                entries.add(timing(downstream.timingName(), took) + desc);
             }
         }
         entries.add(timing("total", total));
@@ -137,37 +186,36 @@ public final class FanoutCalls {
         return String.format(Locale.ROOT, "%s;dur=%.1f", name, duration.toNanos() / 1e6);
     }
 
-    private <T> List<T> call(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
-        long start = System.nanoTime();
-        try {
-            return client.fetch(downstream, type, simulation.forTarget(downstream.timingName()), deadline);
-        } finally {
-            ended(downstream, start);
-        }
+    DownstreamClient client() {
+        return client;
     }
 
-    private <T> Mono<List<T>> callAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type) {
-        return Mono.defer(() -> {
-            long start = System.nanoTime();
-            AtomicBoolean recorded = new AtomicBoolean();
-            Runnable end = () -> {
-                if (recorded.compareAndSet(false, true)) {
-                    ended(downstream, start);
-                }
-            };
-            // before the value or error travels on (doFinally would run after Mono.zip had emitted, and the last
-            // call would be missing from Server-Timing), or when the call is cancelled
-            return client.fetchAsync(downstream, type, simulation.forTarget(downstream.timingName()), deadline)
-                    .doOnTerminate(end).doOnCancel(end);
-        });
+    /** @return what to forward to {@code downstream}: the latency knobs, and the fault knobs if it is targeted */
+    Simulation simulationFor(Downstream downstream) {
+        return simulation.forTarget(downstream.timingName());
     }
 
-    private void ended(Downstream downstream, long start) {
+    /** @return the strategy's name, for the hedging meters */
+    String strategy() {
+        return strategy;
+    }
+
+    /** @return how long a call to {@code downstream} may run before its second copy is sent; empty: no hedge */
+    Optional<Duration> hedgeDelay(Downstream downstream) {
+        return switch (hedging) {
+            case Hedging.Off off -> Optional.empty();
+            case Hedging.After after -> Optional.of(after.delay());
+            case Hedging.RecentP95 p95 -> hedgeDelays.computeIfAbsent(downstream, d -> client.meters().recentP95(d));
+        };
+    }
+
+    /** A call ended (its winning attempt, or its only one): Server-Timing, the deadline's 504 and wasted calls. */
+    void ended(FanoutCall<?> call, long start) {
         long end = System.nanoTime();
-        finished.put(downstream, Duration.ofNanos(end - start));
+        finished.merge(call.downstream(), Duration.ofNanos(end - start), (a, b) -> a.compareTo(b) >= 0 ? a : b);
         if (!deadline.expired()) {
-            endedInTime.add(downstream);
+            endedInTime.add(call);
         }
-        wasted.ended(downstream, end);
+        wasted.ended(call, end);
     }
 }

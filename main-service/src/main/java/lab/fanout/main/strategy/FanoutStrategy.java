@@ -10,7 +10,13 @@ public interface FanoutStrategy {
     StrategyName name();
 
     /**
-     * @return the three catalogues
+     * @return whether the strategy can race a second copy of a slow call ({@link Hedging}): each does it with its
+     *         own cancellation idiom; {@code sequential} cannot, making one call at a time
+     */
+    boolean hedges();
+
+    /**
+     * @return the three catalogues; a hedged call's answer is its first successful copy
      * @throws lab.fanout.main.client.FanoutException the first failure of a call, or DEADLINE_EXCEEDED when the
      *                                                request's deadline runs out first
      */

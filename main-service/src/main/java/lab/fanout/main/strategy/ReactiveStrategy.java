@@ -1,13 +1,20 @@
 package lab.fanout.main.strategy;
 
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
 import lab.fanout.main.client.FanoutException;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.stereotype.Component;
 
 /**
- * The three calls as {@code WebClient} requests on Apache HttpClient 5's async client, joined with {@code Mono.zip},
+ * The calls as {@code WebClient} requests on Apache HttpClient 5's async client, joined with {@code Mono.zip},
  * the request's remaining deadline as {@code Mono.timeout}. No thread waits for a call: the calls' I/O runs on
  * HttpClient's I/O reactor threads (one per core), and the controller releases the request thread while they run
  * ({@link AsyncFanoutStrategy}).
@@ -28,9 +35,39 @@ class ReactiveStrategy implements AsyncFanoutStrategy {
     @Override
     public Mono<Fetched> fetchAsync(FanoutCalls calls) {
         // deferred: the time left is read when the request subscribes, not when the Mono is built
-        return Mono.defer(() -> Mono.zip(calls.ordersAsync(), calls.productsAsync(), calls.accountsAsync())
-                .map(all -> new Fetched(all.getT1(), all.getT2(), all.getT3()))
+        return Mono.defer(() -> Mono.zip(calls.all().stream().map(ReactiveStrategy::hedged).toList(),
+                        results -> calls.fetched(Arrays.asList(results)))
                 .timeout(calls.deadline().remaining(), Mono.error(() -> calls.deadlineExceeded(null))));
+    }
+
+    @Override
+    public boolean hedges() {
+        return true;
+    }
+
+    /**
+     * A hedged call as {@code Mono.firstWithValue} of the first attempt and the second, delayed: the first value wins
+     * and the other is cancelled, which aborts its HTTP exchange and closes its connection, as {@code Mono.zip} does
+     * for a failed call's siblings. The delay is cut short when the first attempt ends (a failure is not retried), and
+     * the call's error is then the first attempt's; with both out, the first failure in time.
+     */
+    private static <T> Mono<List<T>> hedged(FanoutCall<T> call) {
+        return Mono.defer(() -> {
+            Optional<Duration> delay = call.hedgeDelay();
+            if (delay.isEmpty()) {
+                return call.mono();
+            }
+            Sinks.Empty<Void> firstEnded = Sinks.empty();
+            AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+            Mono<List<T>> first = call.mono()
+                    .doOnError(e -> firstFailure.compareAndSet(null, e))
+                    .doFinally(signal -> firstEnded.tryEmitEmpty());
+            Mono<List<T>> second = Mono.delay(delay.get())
+                    .takeUntilOther(firstEnded.asMono())
+                    .flatMap(tick -> call.monoHedge().doOnError(e -> firstFailure.compareAndSet(null, e)));
+            return Mono.firstWithValue(first, second)
+                    .onErrorMap(e -> firstFailure.get() != null ? firstFailure.get() : e);
+        });
     }
 
     /**

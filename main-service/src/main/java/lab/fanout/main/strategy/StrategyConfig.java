@@ -8,6 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import lab.fanout.main.client.FanoutCallMeters;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -70,5 +71,12 @@ class StrategyConfig {
                 .filter(strategy -> strategy.executor() instanceof ExecutorService)
                 .forEach(strategy -> new ExecutorServiceMetrics((ExecutorService) strategy.executor(),
                         strategy.name().toString(), Tags.empty()).bindTo(registry));
+    }
+
+    /** The hedging meters of every strategy that hedges, at 0 from the start (grafana/: a rate of 0, not no data). */
+    @Bean
+    MeterBinder hedgingMeters(List<FanoutStrategy> strategies, FanoutCallMeters meters) {
+        return registry -> strategies.stream().filter(FanoutStrategy::hedges)
+                .forEach(strategy -> meters.registerHedging(strategy.name().toString()));
     }
 }

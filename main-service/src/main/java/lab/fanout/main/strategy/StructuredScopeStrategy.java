@@ -1,20 +1,30 @@
 package lab.fanout.main.strategy;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
+import java.util.concurrent.StructuredTaskScope.Subtask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
+import lab.fanout.main.client.Exchange;
 import lab.fanout.main.client.FanoutException;
 
 import org.springframework.stereotype.Component;
 
 /**
- * {@link StructuredTaskScope} (JDK 25 preview, JEP 505): each call forked on its own virtual thread, joined with
- * the request's remaining deadline as the scope's timeout.
+ * {@link StructuredTaskScope} (JDK 25 preview, JEP 505): each call (3 x width) forked on its own virtual thread,
+ * joined with the request's remaining deadline as the scope's timeout.
  * <p>
  * Siblings: the first failed call cancels the scope, which interrupts the other calls; a virtual thread blocked
  * in a socket read is interruptible, so the call stops at once, its connection is closed, and the request fails
  * without waiting for the slowest sibling. A timeout cancels them the same way. When {@code fetch} returns or
- * throws, no call of the request is still running.
+ * throws, no call of the request is still running. A hedged call is a nested scope that races two attempts
+ * ({@link #hedged}).
  */
 @Component
 class StructuredScopeStrategy implements FanoutStrategy {
@@ -25,20 +35,74 @@ class StructuredScopeStrategy implements FanoutStrategy {
     }
 
     @Override
+    public boolean hedges() {
+        return true;
+    }
+
+    @Override
     public Fetched fetch(FanoutCalls calls) {
         try (var scope = StructuredTaskScope.open(Joiner.awaitAllSuccessfulOrThrow(),
                 config -> config.withTimeout(calls.deadline().remaining()).withName("fanout"))) {
-            var orders = scope.fork(calls::orders);
-            var products = scope.fork(calls::products);
-            var accounts = scope.fork(calls::accounts);
+            List<Subtask<? extends List<?>>> subtasks = new ArrayList<>();
+            for (FanoutCall<?> call : calls.all()) {
+                subtasks.add(scope.fork(() -> hedged(call)));
+            }
             scope.join();
-            return new Fetched(orders.get(), products.get(), accounts.get());
+            return calls.fetched(subtasks.stream().map(Subtask::get).toList());
         } catch (StructuredTaskScope.FailedException e) {
             throw FanoutException.from(e.getCause());
         } catch (StructuredTaskScope.TimeoutException e) {
             throw calls.deadlineExceeded(e);
         } catch (InterruptedException e) {
             throw calls.interrupted(e);   // the scope's close has cancelled the calls
+        }
+    }
+
+    /**
+     * A hedged call as a race in a scope of its own ({@code Joiner.anySuccessfulResultOrThrow()}): the first attempt,
+     * and a second that waits out the delay and is sent only if the first is still running then. The first success
+     * ends the race, and the scope interrupts the other attempt: its virtual thread, blocked in the socket read, closes
+     * the connection at once. An interrupt from the outer scope (a sibling failed, the deadline) ends the race the
+     * same way.
+     */
+    private static <T> List<T> hedged(FanoutCall<T> call) throws InterruptedException {
+        Optional<Duration> delay = call.hedgeDelay();
+        if (delay.isEmpty()) {
+            return call.fetch();
+        }
+        CountDownLatch firstEnded = new CountDownLatch(1);
+        AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
+        try (var race = StructuredTaskScope.open(Joiner.<List<T>>anySuccessfulResultOrThrow(),
+                config -> config.withName("fanout-hedge"))) {
+            race.fork(() -> {
+                try {
+                    return call.fetch();
+                } catch (RuntimeException e) {
+                    firstFailure.set(e);
+                    throw e;
+                } finally {
+                    firstEnded.countDown();
+                }
+            });
+            race.fork(() -> {
+                if (firstEnded.await(delay.get().toNanos(), TimeUnit.NANOSECONDS)) {
+                    throw new HedgeNotSent();   // the first attempt ended in time; a failure is not retried
+                }
+                return call.fetchHedge(new Exchange());
+            });
+            return race.join();
+        } catch (StructuredTaskScope.FailedException e) {
+            // the first failure in completion order, unless that was the hedge not sent after the first had failed
+            throw e.getCause() instanceof HedgeNotSent && firstFailure.get() != null ? firstFailure.get()
+                    : FanoutException.from(e.getCause());
+        }
+    }
+
+    /** The second attempt was not sent: the first had ended before its delay. */
+    private static final class HedgeNotSent extends RuntimeException {
+
+        HedgeNotSent() {
+            super("not sent", null, false, false);
         }
     }
 }

@@ -5,7 +5,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import lab.fanout.main.client.Deadline;
-import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
 import org.jspecify.annotations.Nullable;
 
@@ -22,8 +21,8 @@ final class WastedCalls {
     private final DownstreamClient client;
     private final Deadline deadline;
     /** When each call ended ({@link System#nanoTime()}). */
-    private final Map<Downstream, Long> endedAt = new ConcurrentHashMap<>();
-    private final Set<Downstream> counted = ConcurrentHashMap.newKeySet();
+    private final Map<FanoutCall<?>, Long> endedAt = new ConcurrentHashMap<>();
+    private final Set<FanoutCall<?>> counted = ConcurrentHashMap.newKeySet();
     private volatile boolean atDeadline;
     /** Written before {@link #answeredBy}, read after it. */
     private volatile long decidedAt;
@@ -45,25 +44,25 @@ final class WastedCalls {
         }
         decidedAt = atDeadline ? deadline.nanoTime() : System.nanoTime();
         answeredBy = strategy;
-        endedAt.forEach((downstream, end) -> {
+        endedAt.forEach((call, end) -> {
             if (end - decidedAt > 0) {
-                count(downstream);
+                count(call);
             }
         });
     }
 
     /** @param end when the call ended, on {@link System#nanoTime()}'s clock */
-    void ended(Downstream downstream, long end) {
-        endedAt.put(downstream, end);
+    void ended(FanoutCall<?> call, long end) {
+        endedAt.put(call, end);
         if (answeredBy != null && end - decidedAt > 0) {
-            count(downstream);
+            count(call);
         }
     }
 
-    private void count(Downstream downstream) {
+    private void count(FanoutCall<?> call) {
         StrategyName strategy = answeredBy;
-        if (strategy != null && counted.add(downstream)) {
-            client.wasted(strategy.toString(), downstream);
+        if (strategy != null && counted.add(call)) {
+            client.wasted(strategy.toString(), call.downstream());
         }
     }
 }

@@ -1,10 +1,14 @@
 package lab.fanout.main.web;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 
+import lab.fanout.common.BadParameterException;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.DownstreamClient;
@@ -14,8 +18,10 @@ import lab.fanout.main.strategy.AsyncFanoutStrategy;
 import lab.fanout.main.strategy.FanoutCalls;
 import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Fetched;
+import lab.fanout.main.strategy.Hedging;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -25,8 +31,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&latencyMs=..&jitterMs=..]}: every order
- * joined with its account and products, fetched from the three downstream services by the chosen strategy.
+ * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&latencyMs=..&jitterMs=..]}: every
+ * order joined with its account and products, fetched from the three downstream services by the chosen strategy,
+ * in {@code width} calls to each.
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
@@ -44,6 +51,7 @@ class BackofficeController {
 
     static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     static final String THREAD_HEADER = "X-Fanout-Request-Thread";
+    private static final String WIDTH_RANGE = "must be between 1 and " + FanoutCalls.MAX_WIDTH;
 
     private final StrategyRegistry strategies;
     private final DownstreamClient client;
@@ -55,13 +63,35 @@ class BackofficeController {
         this.deadline = properties.deadline();
     }
 
-    /** @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy}) */
+    /**
+     * @param width calls per downstream, 1..{@value FanoutCalls#MAX_WIDTH} (default 1): each fetches one slice of the
+     *              downstream's catalogue, so the answer is the same whatever the width and the request makes 3 x width
+     *              calls; out of range it is a 400 (binding fails before this runs)
+     * @param hedging {@code hedgeAfterMs}: a slow call's second copy after that many ms, or after the downstream's
+     *                recent p95 ({@code p95}); not given: no hedging. A 400 for a strategy that cannot hedge
+     *                ({@link FanoutStrategy#hedges()}), or a value that is neither
+     * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
+     */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
-    Object orders(@RequestParam StrategyName concurrency, @Valid Simulation simulation) {
+    Object orders(@RequestParam StrategyName concurrency, @Valid Simulation simulation,
+                  @RequestParam(defaultValue = "1") @Min(value = 1, message = WIDTH_RANGE)
+                  @Max(value = FanoutCalls.MAX_WIDTH, message = WIDTH_RANGE) int width,
+                  @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging) {
+        FanoutStrategy strategy = strategies.get(concurrency);
+        if (hedging != null && !strategy.hedges()) {
+            throw new BadParameterException("hedgeAfterMs: " + concurrency + " makes one call at a time and cannot"
+                    + " send a second copy of a slow one; hedge with one of " + hedgingStrategies());
+        }
         long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
-        FanoutCalls calls = new FanoutCalls(client, simulation, Deadline.after(deadline));
-        FanoutStrategy strategy = strategies.get(concurrency);
+        FanoutCalls calls = new FanoutCalls(client, simulation, Deadline.after(deadline), width,
+                hedging == null ? Hedging.OFF : hedging, concurrency.toString());
+        try {
+            client.breakers().refuseIfAnyOpen();   // the answer needs every downstream: no call while one is open
+        } catch (FanoutException e) {
+            calls.answered(concurrency);
+            throw problem(e, concurrency, calls, start, virtual);
+        }
         if (strategy instanceof AsyncFanoutStrategy async) {
             return async.fetchAsync(calls)
                     .map(fetched -> answer(concurrency, calls, start, virtual, fetched))
@@ -77,6 +107,10 @@ class BackofficeController {
             calls.answered(concurrency);
         }
         return answer(concurrency, calls, start, virtual, fetched);
+    }
+
+    private List<StrategyName> hedgingStrategies() {
+        return Arrays.stream(StrategyName.values()).filter(name -> strategies.get(name).hedges()).toList();
     }
 
     private static ResponseEntity<List<OrderView>> answer(StrategyName strategy, FanoutCalls calls, long start,

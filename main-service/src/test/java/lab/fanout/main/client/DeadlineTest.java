@@ -19,7 +19,7 @@ class DeadlineTest {
         Deadline deadline = Deadline.after(Duration.ofMillis(50));
         FakeExchange exchange = new FakeExchange();
 
-        deadline.guard(() -> {
+        deadline.guard(new Exchange(), () -> {
             Deadline.register(exchange);
             await().atMost(Duration.ofSeconds(5)).untilTrue(exchange.cancelled);
             return null;
@@ -33,7 +33,7 @@ class DeadlineTest {
         Deadline deadline = Deadline.after(Duration.ofSeconds(10));
         assertThat(deadline.armed()).as("no call yet").isFalse();
         for (int call = 0; call < 3; call++) {   // as sequential makes them
-            deadline.guard(() -> {
+            deadline.guard(new Exchange(), () -> {
                 Deadline.register(new FakeExchange());
                 return null;
             });
@@ -53,7 +53,7 @@ class DeadlineTest {
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> call = CompletableFuture.runAsync(() -> {
             try {
-                deadline.guard(() -> {
+                deadline.guard(new Exchange(), () -> {
                     started.countDown();
                     release.await();
                     return null;
@@ -76,14 +76,14 @@ class DeadlineTest {
     void aCallThatRegistersAfterTheAlarmRangIsCancelledAsItRegisters() {
         Deadline deadline = Deadline.after(Duration.ofMillis(20));
         FakeExchange first = new FakeExchange();
-        deadline.guard(() -> {
+        deadline.guard(new Exchange(), () -> {
             Deadline.register(first);
             await().atMost(Duration.ofSeconds(5)).untilTrue(first.cancelled);
             return null;
         });
         FakeExchange late = new FakeExchange();
 
-        deadline.guard(() -> {
+        deadline.guard(new Exchange(), () -> {
             Deadline.register(late);
             return null;
         });

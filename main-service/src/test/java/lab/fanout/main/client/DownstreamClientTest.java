@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import lab.fanout.common.Simulation;
+import lab.fanout.common.Slice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -61,7 +62,7 @@ class DownstreamClientTest {
         for (int i = 0; i < 20; i++) {
             Deadline deadline = Deadline.after(Duration.ofMillis(50 + i));
             kinds.add(catchThrowableOfType(FanoutException.class,
-                    () -> client.fetch(Downstream.ORDERS, ORDERS, NO_SIMULATION, deadline)).kind());
+                    () -> client.fetch(Downstream.ORDERS, Slice.WHOLE, ORDERS, NO_SIMULATION, deadline, new Exchange())).kind());
         }
 
         assertThat(kinds).containsOnly(FanoutException.Kind.DEADLINE_EXCEEDED);
@@ -77,7 +78,8 @@ class DownstreamClientTest {
         var failure = new CompletableFuture<Throwable>();
         Thread caller = Thread.ofVirtual().start(() -> {
             try {
-                client.fetch(Downstream.ORDERS, ORDERS, NO_SIMULATION, Deadline.after(Duration.ofSeconds(10)));
+                client.fetch(Downstream.ORDERS, Slice.WHOLE, ORDERS, NO_SIMULATION, Deadline.after(Duration.ofSeconds(10)),
+                        new Exchange());
                 failure.complete(null);
             } catch (RuntimeException e) {
                 failure.complete(e);
@@ -97,7 +99,7 @@ class DownstreamClientTest {
         Deadline spent = Deadline.after(Duration.ZERO);
 
         FanoutException failure = catchThrowableOfType(FanoutException.class,
-                () -> client.fetch(Downstream.ORDERS, ORDERS, NO_SIMULATION, spent));
+                () -> client.fetch(Downstream.ORDERS, Slice.WHOLE, ORDERS, NO_SIMULATION, spent, new Exchange()));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
         assertThat(failure.getBody().getProperties()).containsEntry("downstream", "orders-service");

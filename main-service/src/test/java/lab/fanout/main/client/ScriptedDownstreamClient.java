@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import lab.fanout.common.Simulation;
+import lab.fanout.common.Slice;
 import lab.fanout.main.config.FanoutProperties;
 import reactor.core.publisher.Mono;
 
@@ -35,7 +36,9 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private static final FanoutProperties PROPERTIES = new FanoutProperties(
             new FanoutProperties.Downstreams(UNUSED, UNUSED, UNUSED),
             new FanoutProperties.Pool(1, 1, Duration.ofSeconds(1)),
-            Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+            Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
+            new FanoutProperties.Breaker(false, Duration.ofSeconds(10), 20, 50, Duration.ofSeconds(2), 50,
+                    Duration.ofSeconds(5), 5));
 
     /** With its own exchange function, a WebClient builds no connector (and starts no I/O threads). */
     private static final WebClient NO_HTTP = WebClient.builder()
@@ -58,7 +61,8 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     private final AtomicInteger running = new AtomicInteger();
 
     public ScriptedDownstreamClient() {
-        super(RestClient.create(), NO_HTTP, PROPERTIES, new FanoutCallMeters(new SimpleMeterRegistry()));
+        super(RestClient.create(), NO_HTTP, PROPERTIES, new FanoutCallMeters(new SimpleMeterRegistry()),
+                new DownstreamBreakers(PROPERTIES, new SimpleMeterRegistry()));
     }
 
     /** The call answers {@code body} after {@code after}, or fails with DEADLINE_EXCEEDED when the deadline comes first. */
@@ -81,8 +85,8 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
 
     @Override
     @SuppressWarnings("unchecked")
-    public <T> List<T> fetch(Downstream downstream, ParameterizedTypeReference<List<T>> type, Simulation simulation,
-                             Deadline deadline) {
+    public <T> List<T> fetch(Downstream downstream, Slice slice, ParameterizedTypeReference<List<T>> type,
+                             Simulation simulation, Deadline deadline, Exchange exchange) {
         started.add(downstream);
         running.incrementAndGet();
         try {
@@ -113,12 +117,12 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
     }
 
     @Override
-    public <T> Mono<List<T>> fetchAsync(Downstream downstream, ParameterizedTypeReference<List<T>> type,
+    public <T> Mono<List<T>> fetchAsync(Downstream downstream, Slice slice, ParameterizedTypeReference<List<T>> type,
                                         Simulation simulation, Deadline deadline) {
         return Mono.create(sink -> {
             Thread call = Thread.ofVirtual().start(() -> {
                 try {
-                    sink.success(fetch(downstream, type, simulation, deadline));
+                    sink.success(fetch(downstream, slice, type, simulation, deadline, new Exchange()));
                 } catch (RuntimeException e) {
                     sink.error(e);
                 }

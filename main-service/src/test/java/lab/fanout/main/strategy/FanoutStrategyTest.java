@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
 import static lab.fanout.main.client.Downstream.PRODUCTS;
+import static lab.fanout.main.strategy.TestCalls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -266,7 +267,7 @@ class FanoutStrategyTest {
     void deadlineProblemNamesTheCallsStillUnanswered() {
         answerAll(NOW);
         FanoutCalls calls = calls(AMPLE);
-        calls.orders();
+        call(calls, Downstream.ORDERS).fetch();
 
         FanoutException failure = calls.deadlineExceeded(null);
 
@@ -284,9 +285,9 @@ class FanoutStrategyTest {
         answerAll(NOW);
         downstreams.answer(PRODUCTS, SOME_PRODUCTS, ms(50));
         FanoutCalls calls = calls(AMPLE);
-        calls.orders();
-        calls.products();
-        calls.accounts();
+        call(calls, Downstream.ORDERS).fetch();
+        call(calls, Downstream.PRODUCTS).fetch();
+        call(calls, Downstream.ACCOUNTS).fetch();
 
         FanoutException failure = calls.deadlineExceeded(null);
 

@@ -25,4 +25,24 @@ class StrategyObservationConventionTest {
         }
         assertThat(StrategyObservationConvention.strategy(request)).isEqualTo(tag);
     }
+
+    @ParameterizedTest(name = "concurrency={0}, width={1} -> width={2}")
+    @CsvSource(nullValues = "null", value = {
+            "scopeFork, 4, 4",
+            "scopeFork, null, 1",             // the default
+            "scopeFork, 32, 32",
+            "scopeFork, 33, invalid",         // out of range: answered 400, never its own series
+            "scopeFork, 0, invalid",
+            "scopeFork, wide, invalid",
+            "null, 4, none"})                 // not a fan-out request
+    void tagsTheWidthOrABoundedFallback(String concurrency, String width, String tag) {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/backoffice/api/v1/backoffice/orders");
+        if (concurrency != null) {
+            request.setParameter("concurrency", concurrency);
+        }
+        if (width != null) {
+            request.setParameter("width", width);
+        }
+        assertThat(StrategyObservationConvention.width(request)).isEqualTo(tag);
+    }
 }

@@ -3,12 +3,16 @@ package lab.fanout.main.strategy;
 import java.time.Duration;
 import java.util.List;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
+import lab.fanout.main.client.FanoutCallMeters;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import static lab.fanout.main.strategy.TestCalls.call;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
@@ -24,11 +28,16 @@ class WastedCallsFaultsTest {
     private final DownstreamClient client = mock(DownstreamClient.class);
     private final FanoutCalls calls = new FanoutCalls(client, Simulation.NONE, Deadline.after(Duration.ofSeconds(5)));
 
+    @BeforeEach
+    void meters() {
+        when(client.meters()).thenReturn(new FanoutCallMeters(new SimpleMeterRegistry()));
+    }
+
     @Test
     void callFinishingBeforeTheAnswerIsNotWasted() {
-        when(client.fetch(eq(Downstream.ORDERS), any(), any(), any())).thenReturn(List.of());
+        when(client.fetch(eq(Downstream.ORDERS), any(), any(), any(), any(), any())).thenReturn(List.of());
 
-        calls.orders();
+        call(calls, Downstream.ORDERS).fetch();
         calls.answered(StrategyName.COMPLETABLE_FUTURE);
 
         verify(client, never()).wasted(any(), any());
@@ -36,21 +45,21 @@ class WastedCallsFaultsTest {
 
     @Test
     void callFinishingAfterTheAnswerIsWasted() {
-        when(client.fetch(eq(Downstream.PRODUCTS), any(), any(), any())).thenReturn(List.of());
+        when(client.fetch(eq(Downstream.PRODUCTS), any(), any(), any(), any(), any())).thenReturn(List.of());
 
         calls.answered(StrategyName.THREAD_PER_TASK);
-        calls.products();
+        call(calls, Downstream.PRODUCTS).fetch();
 
         verify(client).wasted("completableFutureWithThreadTaskExecutor", Downstream.PRODUCTS);
     }
 
     @Test
     void failedCallAfterTheAnswerIsWastedToo() {
-        when(client.fetch(eq(Downstream.ACCOUNTS), any(), any(), any())).thenThrow(new IllegalStateException("reset"));
+        when(client.fetch(eq(Downstream.ACCOUNTS), any(), any(), any(), any(), any())).thenThrow(new IllegalStateException("reset"));
 
         calls.answered(StrategyName.VIRTUAL_THREAD_PER_TASK);
         // gh-15 item 8: the call does fail (the failure reaches nobody: that is the point)
-        assertThatThrownBy(calls::accounts).isInstanceOf(IllegalStateException.class).hasMessage("reset");
+        assertThatThrownBy(() -> call(calls, Downstream.ACCOUNTS).fetch()).isInstanceOf(IllegalStateException.class).hasMessage("reset");
 
         verify(client).wasted("completableFutureWithVirtualTaskExecutor", Downstream.ACCOUNTS);
     }
@@ -63,14 +72,14 @@ class WastedCallsFaultsTest {
     @Test
     void callsEndingAfterTheDeadlineAreWastedWhenTheStrategyGivesUpThere() {
         FanoutCalls shortDeadline = new FanoutCalls(client, Simulation.NONE, Deadline.after(Duration.ofMillis(100)));
-        when(client.fetch(eq(Downstream.ORDERS), any(), any(), any())).thenReturn(List.of());
-        when(client.fetch(eq(Downstream.PRODUCTS), any(), any(), any())).thenAnswer(call -> {
-            await().until(call.<Deadline>getArgument(3)::expired);   // cut by the watchdog, before the strategy gives up
+        when(client.fetch(eq(Downstream.ORDERS), any(), any(), any(), any(), any())).thenReturn(List.of());
+        when(client.fetch(eq(Downstream.PRODUCTS), any(), any(), any(), any(), any())).thenAnswer(call -> {
+            await().until(call.<Deadline>getArgument(4)::expired);   // cut by the watchdog, before the strategy gives up
             return List.of();
         });
 
-        shortDeadline.orders();
-        shortDeadline.products();
+        call(shortDeadline, Downstream.ORDERS).fetch();
+        call(shortDeadline, Downstream.PRODUCTS).fetch();
         shortDeadline.deadlineExceeded(null);
         shortDeadline.answered(StrategyName.SCOPE_FORK);
         shortDeadline.answered(StrategyName.SCOPE_FORK);   // a second mark counts nothing again

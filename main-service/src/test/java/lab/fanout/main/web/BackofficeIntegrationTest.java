@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -216,6 +218,19 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
                 .doesNotContainHeader(BackofficeController.THREAD_HEADER).doesNotContainHeader("Server-Timing");
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(0, anyRequestedFor(anyUrl()));
+        }
+    }
+
+    /**
+     * The circuit breakers are off unless {@code fanout.breaker.enabled}: every one reports Resilience4j's DISABLED
+     * state, so dashboards show it, and a frozen downstream is waited out as before (BreakerIntegrationTest: on).
+     */
+    @Test
+    void theCircuitBreakersAreDisabledByDefault(@Autowired MeterRegistry registry) {
+        for (Downstream downstream : Downstream.values()) {
+            assertThat(registry.find("resilience4j.circuitbreaker.state").tag("name", downstream.serviceName())
+                    .tag("state", "disabled").gauge()).as(downstream.serviceName()).isNotNull()
+                    .satisfies(gauge -> assertThat(gauge.value()).isEqualTo(1));
         }
     }
 

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Thousands of requests over every strategy with a mix of faults (errors, closed connections, response timeouts,
- * bodies dribbled past the deadline, a pool too small for the load), then nothing may be left behind: no leased or
+ * bodies dribbled past the deadline, a pool too small for the load) and hedged calls (whose losers are cancelled), then nothing may be left behind: no leased or
  * awaited pooled connection, no call in flight, no fan-out thread (virtual ones included), and no platform thread
  * that was not there before (bounded waits, polled on the test's own thread). Under the virtual profile (request threads are virtual), so every platform thread above the
  * baseline would be one the strategies made: the thread-per-task executor's {@code fanout-platform-N}.
@@ -62,6 +62,9 @@ class FanoutNoLeakTest extends FanoutIntegrationTest {
             "tailMs=100",           // slow but in time -> 200
             "tailMs=400",           // beyond the 250 ms response timeout -> 504
             "dribbleMs=2000");      // chunks within the response timeout, body past the deadline -> 504 (watchdog)
+
+    /** Hedging for the strategies that can: none half the time, else a second copy after 20 or 50 ms (issue 27). */
+    private static final List<String> HEDGES = List.of("", "", "&hedgeAfterMs=20", "&hedgeAfterMs=50");
 
     /** HTTP/1.1, its work on virtual threads: no platform thread of the caller's own joins the thread counts. */
     private static final HttpClient caller = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -110,9 +113,11 @@ class FanoutNoLeakTest extends FanoutIntegrationTest {
         List<Future<?>> answers = new ArrayList<>();
         try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < requests; i++) {
-                String query = "concurrency=" + strategies[random.nextInt(strategies.length)]
+                StrategyName strategy = strategies[random.nextInt(strategies.length)];
+                String query = "concurrency=" + strategy
                         + "&faultTarget=" + targets[random.nextInt(targets.length)].timingName()
-                        + "&" + MIX.get(random.nextInt(MIX.size()));
+                        + "&" + MIX.get(random.nextInt(MIX.size()))
+                        + (strategy == StrategyName.SEQUENTIAL ? "" : HEDGES.get(random.nextInt(HEDGES.size())));
                 concurrent.acquireUninterruptibly();
                 answers.add(callers.submit(() -> {
                     try {
