@@ -14,6 +14,8 @@ final class KnobOptions {
 
     enum Profile { virtual, platform }
 
+    static final String BREAKER = "-Dfanout.breaker.enabled=true";
+
     @Option(names = "--profile", defaultValue = "virtual",
             description = "request threads of main-service: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Profile profile;
@@ -44,9 +46,18 @@ final class KnobOptions {
             + " (about a minute) when missing or its jar was rebuilt")
     boolean aot;
 
+    @Option(names = "--breaker", description = "main-service's circuit breaker per downstream (Resilience4j,"
+            + " fanout.breaker.enabled; off by default): an open one answers 503 at once instead of waiting out"
+            + " timeouts")
+    boolean breaker;
+
     /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option not -D/-X (message: the fix) */
     LaunchSpec apply(LaunchSpec spec) {
-        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvmOptions)
+        List<String> jvm = new ArrayList<>(jvmOptions);
+        if (breaker) {
+            jvm.add(BREAKER);   // a system property: Spring reads it as fanout.breaker.enabled
+        }
+        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
     }
 
@@ -54,7 +65,7 @@ final class KnobOptions {
     String asArgs() {
         return "--profile " + profile + option("--tomcat-threads", tomcatThreads) + option("--pool-size", poolSize)
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
-                .collect(Collectors.joining()) + (aot ? " --aot" : "");
+                .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "");
     }
 
     boolean anyGiven() {
