@@ -22,6 +22,7 @@ import org.springframework.stereotype.Component;
  * {@code fanout_calls_wasted_total{strategy,downstream}} (calls that finished after their request had been
  * answered: their result, or their failure, reached nobody), what hedged requests cost and bring
  * ({@code fanout_hedges_sent_total}, {@code fanout_hedges_won_total}, {@code fanout_hedges_losers_cancelled_total},
+ * {@code fanout_hedges_losers_answered_total} (dead heats: the loser answered before its cancel reached it),
  * {@code fanout_hedges_wasted_seconds_total}, each by {@code strategy} and {@code downstream}), and the recent call
  * latency per downstream that the adaptive hedge waits for ({@code fanout_calls_recent_latency_seconds{downstream,
  * quantile="0.95"}}).
@@ -147,8 +148,11 @@ public class FanoutCallMeters {
 
     private void hedgeLost(String strategy, Downstream downstream, boolean cancelled, Duration ranFor, int count) {
         if (cancelled) {
-            counter("fanout.hedges.losers.cancelled",
-                    "Copies of hedged calls cancelled because the other answered first", strategy, downstream.serviceName()).increment(count);
+            counter("fanout.hedges.losers.cancelled", "Copies of hedged calls cancelled because the other answered first",
+                    strategy, downstream.serviceName()).increment(count);
+        } else {
+            counter("fanout.hedges.losers.answered", "Copies of hedged calls that answered after the other (dead heats)",
+                    strategy, downstream.serviceName()).increment(count);
         }
         Counter.builder("fanout.hedges.wasted").baseUnit("seconds")
                 .description("Time the losing copies of hedged calls ran, from their start to their end")
