@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HarnessSizeTest {
 
     static final int GOAL = 4_800;
-    static final int LIMIT = 6_550;
+    // 6,550 until issue 27 added the tail preset (Tail, the queries axis, the tail columns) and ./lab up --breaker
+    static final int LIMIT = 6_720;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.JvmOptions;
@@ -21,16 +22,22 @@ import lab.fanout.bench.model.Strategy;
  * @param jvmOptions  main-service's JVM options, a list of option lists, each one value of this axis ({@code []} = the
  *                    JVM's defaults); a single option per value may be written as a plain list. Each value restarts
  *                    main-service
+ * @param queries     request-level variants: main-service query strings such as {@code width=3&hedgeAfterMs=p95}
+ *                    (no restart); empty = none. {@code concurrency} and {@code latencyMs} are knobs of their own
  * @param requests    requests per repetition (as the seed's ab -n); or leave out and give durationSeconds
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
                     List<Integer> poolSizes, List<List<String>> jvmOptions, List<Integer> concurrencies,
-                    List<Integer> latenciesMs, List<Double> ratesPerSecond, Integer requests, Integer durationSeconds,
+                    List<Integer> latenciesMs, List<String> queries, List<Double> ratesPerSecond, Integer requests,
+                    Integer durationSeconds,
                     Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds) {
+
+    private static final Pattern QUERY =
+            Pattern.compile("(?!.*\\b(concurrency|latencyMs)=)[A-Za-z]+=[\\w.,-]+(&[A-Za-z]+=[\\w.,-]+)*");
 
     /**
      * @return the cells, ordered so that services restart least: latency (all four restart), then profile, threads,
-     *         pool and JVM options (main-service restarts), then concurrency, rate and strategy (no restart)
+     *         pool and JVM options (main-service restarts), then concurrency, rate, query and strategy (no restart)
      */
     public List<Cell> cells() {
         List<Strategy> parsed = strategies.stream().map(Strategy::parse).toList();
@@ -43,11 +50,12 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                                 ? List.of(List.<String>of()) : jvmOptions)
                             for (Integer c : concurrencies)
                                 for (Double rate : orNull(ratesPerSecond))
-                                    for (Strategy s : parsed) {
-                                        cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency, rate,
-                                                requests, durationSeconds, or(warmupSeconds, 5), or(repetitions, 3),
-                                                or(timeoutSeconds, 20)));
-                                    }
+                                    for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
+                                        for (Strategy s : parsed) {
+                                            cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency,
+                                                    query, rate, requests, durationSeconds, or(warmupSeconds, 5),
+                                                    or(repetitions, 3), or(timeoutSeconds, 20)));
+                                        }
         return cells;
     }
 
@@ -71,6 +79,9 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                 wrap("jvmOptions", () -> JvmOptions.validated(options));
             });
         }
+        orEmpty(queries).forEach(q -> require(q != null && QUERY.matcher(q).matches(), "queries",
+                "values must be name=value pairs joined by & (concurrency and latencyMs are knobs of their own), was "
+                        + q));
         require(ratesPerSecond == null || ratesPerSecond.stream().allMatch(r -> r != null && r > 0), "ratesPerSecond",
                 "must be > 0");
         require((requests == null) != (durationSeconds == null), "requests",
@@ -119,7 +130,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
     private Block copy(List<String> profiles, List<Integer> tomcatThreads, List<Integer> poolSizes,
                        List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
         return new Block(name, strategies, profiles, tomcatThreads, poolSizes, jvmOptions, concurrencies, latenciesMs,
-                rates, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+                queries, rates, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
     private void allInRange(String field, List<Integer> values, int min, int max) {

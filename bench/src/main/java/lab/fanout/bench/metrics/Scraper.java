@@ -110,15 +110,24 @@ public final class Scraper {
             double seconds = (System.nanoTime() - startNanos) / 1e9;
             synchronized (this) {
                 record(last);
-                return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes);
+                return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes,
+                        increase(last, "fanout_hedges_sent_total"));
             }
+        }
+
+        /**
+         * @return how much a counter grew from the first scrape to {@code last} (a series not yet created counts 0:
+         *         Micrometer creates a counter at its first increment), or null without both scrapes
+         */
+        private Double increase(Exposition last, String counter) {
+            return first == null || last == null ? null : last.sum(counter).orElse(0) - first.sum(counter).orElse(0);
         }
 
         /** @return the CPU counter's difference, else the mean usage share × cores × time; null without either */
         private Double cpuSeconds(Exposition last, double seconds) {
             String counter = "process_cpu_time_ns_total";
             if (first != null && last != null && first.sum(counter).isPresent() && last.sum(counter).isPresent()) {
-                return (last.sum(counter).getAsDouble() - first.sum(counter).getAsDouble()) / 1e9;
+                return increase(last, counter) / 1e9;
             }
             return usageCount == 0 ? null : usageSum / usageCount * cores * seconds;
         }

@@ -2,6 +2,7 @@ package lab.fanout.bench.model;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * One point of the matrix, measured {@code repetitions} times after a warm-up. A null knob means the service's default.
@@ -13,6 +14,8 @@ import java.util.Locale;
  * @param jvmOptions      main-service's JVM options (-D, -X, -XX:); empty = the JVM's defaults
  * @param concurrency     load driver clients
  * @param latencyMs       downstream latency per call, ms
+ * @param query           request-level query parameters of main-service beyond the strategy, e.g.
+ *                        {@code width=3&tailRate=0.01&tailMs=1000&hedgeAfterMs=p95}; "" for none
  * @param ratePerSecond   open model: offered req/s; null = closed loop
  * @param requests        requests per repetition, or null to size them from the warm-up to last durationSeconds
  * @param durationSeconds target length of a repetition, s (when requests is null)
@@ -20,33 +23,40 @@ import java.util.Locale;
  * @param timeoutSeconds  per-request timeout of the driver, s
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                   List<String> jvmOptions, int concurrency, int latencyMs, Double ratePerSecond, Integer requests,
-                   Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
+                   List<String> jvmOptions, int concurrency, int latencyMs, String query, Double ratePerSecond,
+                   Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
 
     public Cell {
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+        query = query == null ? "" : query;
     }
 
     /** A cell with the JVM's default options. */
     public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
                 int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
                 int warmupSeconds, int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, List.of(), concurrency, latencyMs, ratePerSecond,
+        this(block, strategy, profile, tomcatThreads, poolSize, List.of(), concurrency, latencyMs, "", ratePerSecond,
                 requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
-    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 jvm=[-Dx=1]} */
+    /** @return the tail the query asks for, if any */
+    public Optional<Tail> tail() {
+        return Tail.of(query);
+    }
+
+    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 jvm=[-Dx=1] ?width=3} */
     public String label() {
-        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s", strategy, profile,
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s", strategy, profile,
                 concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate(" rate=%.0f/s"),
-                jvm(" jvm="));
+                jvm(" jvm="), query.isEmpty() ? "" : " ?" + query);
     }
 
     /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-common.parallelism4} */
     public String id(int index) {
-        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s", index, strategy, profile, concurrency,
+        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s", index, strategy, profile, concurrency,
                 latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate("-r%.0f"),
-                jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions));
+                jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions),
+                query.isEmpty() ? "" : "-" + query.replaceAll("[^A-Za-z0-9.]+", "_"));
     }
 
     private String rate(String format) {

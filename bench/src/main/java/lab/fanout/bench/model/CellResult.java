@@ -1,12 +1,15 @@
 package lab.fanout.bench.model;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.HdrHistogram.Histogram;
+import org.apache.commons.statistics.interval.BinomialConfidenceInterval;
+import org.apache.commons.statistics.interval.Interval;
 
 /**
  * A finished cell and the figures the report shows: throughput is the median (and range) of the repetitions; latency
@@ -56,6 +59,35 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     /** @return the percentile (0..100, 100 = max) of every answered request of every repetition, ms; NaN if none */
     public double latencyMs(double percentile) {
         return Stats.percentileMs(latencies(), percentile);
+    }
+
+    /**
+     * @return the share of answered requests slower than {@link Tail#slowAboveMs} (0..1) with its 95 % Wilson score
+     *         interval over all repetitions' requests, as {low, share, high}; empty without a tail
+     */
+    public Optional<double[]> slowShare() {
+        return cell.tail().map(tail -> {
+            Histogram all = latencies();
+            long n = all.getTotalCount();
+            if (n == 0) {
+                return new double[] {Double.NaN, Double.NaN, Double.NaN};
+            }
+            long above = n - all.getCountBetweenValues(0, (long) (tail.slowAboveMs(deployment.latencyMs()) * 1000));
+            Interval ci = BinomialConfidenceInterval.WILSON_SCORE.fromErrorRate((int) n, (int) above, 0.05);
+            return new double[] {ci.getLowerBound(), (double) above / n, ci.getUpperBound()};
+        });
+    }
+
+    /**
+     * @return the downstream calls hedging added, % of the calls the answers needed (3 × width each); null without
+     *         hedging figures
+     */
+    public Double extraDownstreamLoadPercent() {
+        Double sent = Stats.sumOrNull(each(r -> r.server().hedgesSent()));
+        long ok = repetitions.stream().mapToLong(r -> r.run().ok()).sum();
+        int calls = cell.tail().map(t -> t.width() * ServiceDefaults.DOWNSTREAM_COUNT)
+                .orElse(ServiceDefaults.DOWNSTREAM_COUNT);
+        return sent == null || ok == 0 ? null : 100 * sent / (ok * calls);
     }
 
     public SortedMap<String, Long> errors() {

@@ -13,7 +13,15 @@ package lab.fanout.bench.model;
  * @param cpuSeconds          main-service CPU used during the run, from {@code process_cpu_time_ns_total}, else
  *                            {@code process_cpu_usage} x cores x seconds averaged over the scrapes
  * @param scrapes             successful scrapes (every second): peaks between scrapes can be missed
+ * @param hedgesSent          second copies of slow calls sent during the run ({@code fanout_hedges_sent_total}'s
+ *                            increase), or null when a scrape failed
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
-                            Double peakPoolPending, Double cpuSeconds, int scrapes) {
+                            Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent) {
+
+    /** Figures of a run without hedging. */
+    public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                         Double peakPoolPending, Double cpuSeconds, int scrapes) {
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, null);
+    }
 }

@@ -21,6 +21,7 @@ import javax.imageio.ImageIO;
 
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Tail;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -52,6 +53,7 @@ public final class Charts {
         EXTRA.put(" threads=", r -> r.deployment().tomcatThreads());
         EXTRA.put(" latency=", r -> r.deployment().latencyMs());
         EXTRA.put(" ", r -> r.deployment().jvm().chartLabel());
+        EXTRA.put(" · ", r -> r.cell().tail().map(Tail::label).orElse(r.cell().query()));
     }
 
     private Charts() {
@@ -170,6 +172,12 @@ public final class Charts {
                             Map.entry("p99", r -> r.latencyMs(99)))));
             charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound", "%", false, cells,
                     List.of(Map.entry("efficiency", r -> 100 * r.efficiency()))));
+        }
+        if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
+            charts.put(block + "-slow-share", bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
+                    cells, List.of(Map.entry("measured", r -> r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN)),
+                            Map.entry("1 − (1 − p)^N", r -> r.cell().tail().map(t -> 100 * t.expectedSlowShare())
+                                    .orElse(Double.NaN)))));
         }
         return charts;
     }

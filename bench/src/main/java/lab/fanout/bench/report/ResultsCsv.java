@@ -53,6 +53,7 @@ public final class ResultsCsv {
         col("concurrency", r -> r.cell.cell().concurrency());
         col("latency_ms", r -> r.cell.deployment().latencyMs());
         col("offered_rate_req_per_s", r -> r.cell.cell().ratePerSecond());
+        col("query", r -> r.cell.cell().query());
         col("requests", r -> r.rep.load().requests());
         col("warmup_s", r -> r.cell.cell().warmupSeconds());
         col("timeout_s", r -> r.cell.cell().timeoutSeconds());
@@ -67,6 +68,13 @@ public final class ResultsCsv {
         col("p90_ms", r -> pct(r, 90));
         col("p99_ms", r -> pct(r, 99));
         col("max_ms", r -> pct(r, 100));
+        col("p99_9_ms", r -> pct(r, 99.9));
+        // the cell's, over all its repetitions' requests: a share of a few slow requests needs them all
+        col("slow_share_cell_pct", r -> r.cell.slowShare().map(v -> 100 * v[1]).orElse(null));
+        col("slow_share_cell_ci95_low_pct", r -> r.cell.slowShare().map(v -> 100 * v[0]).orElse(null));
+        col("slow_share_cell_ci95_high_pct", r -> r.cell.slowShare().map(v -> 100 * v[2]).orElse(null));
+        col("slow_share_expected_pct", r -> r.cell.cell().tail().map(t -> 100 * t.expectedSlowShare()).orElse(null));
+        col("hedges_sent", r -> r.rep.server().hedgesSent());
         col("bound_req_per_s", r -> r.cell.bound().requestsPerSecond());
         col("bound_limit", r -> r.cell.bound().limit());
         col("efficiency_pct", r -> 100 * r.cell.bound().efficiency(r.rep.run().throughput()));

@@ -13,6 +13,7 @@ import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.Tail;
 
 /**
  * {@code results.md}: per block a knobs header and, per profile, a table in the seed's shape (Concurrency, Executor,
@@ -46,7 +47,18 @@ public final class ResultsMarkdown {
             new Knob("JVM options         ", "JVM options", r -> r.deployment().jvm().optionsText()),
             new Knob("Common pool         ", "Common pool", r -> "parallelism " + r.deployment().parallelism()),
             new Knob("Carriers (virtual)  ", "Carriers", r -> r.deployment().jvm().carriers()),
-            new Knob("GC and heap         ", "GC and heap", r -> r.deployment().jvm().collectorAndHeap()));
+            new Knob("GC and heap         ", "GC and heap", r -> r.deployment().jvm().collectorAndHeap()),
+            new Knob("Query               ", "Query", r -> r.cell().query().isEmpty() ? "none" : r.cell().query()));
+
+    /** The tail at scale, for cells whose query asks for a tail ({@link Tail}). */
+    private static final List<Column> TAIL = List.of(
+            new Column("Slow share (95 % CI)", r -> r.slowShare().map(s -> Fmt.num(100 * s[1], 1) + " % ("
+                    + Fmt.num(100 * s[0], 1) + "–" + Fmt.num(100 * s[2], 1) + ")").orElse("n/a")),
+            new Column("1 − (1 − p)^N", r -> r.cell().tail().map(t -> Fmt.num(100 * t.expectedSlowShare(), 1)
+                    + " % (N=" + t.calls() + ")").orElse("n/a")),
+            new Column("p50 / p99 / p99.9 (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / "
+                    + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(99.9), 0)),
+            new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
 
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
@@ -121,6 +133,9 @@ public final class ResultsMarkdown {
                 new Column("Concurrency", r -> r.cell().strategy().concurrencyLabel()),
                 new Column("Executor", r -> r.cell().strategy().executorLabel())));
         varying.forEach(k -> columns.add(k.column));
+        if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
+            columns.addAll(2 + varying.size(), TAIL);
+        }
         columns.addAll(FIGURES);
         cells.stream()
                 .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
@@ -166,6 +181,11 @@ public final class ResultsMarkdown {
               request was due (start + (i + 1) ÷ rate), so a stall of the server shows in full; there Req./Sec. is the
               achieved rate beside the offered one (⚠ when under 95 % of it), and the rate is one more ceiling of \
             the Bound.
+            - **Slow share** (a tail in the query: a call takes tailMs more with probability p = tailRate): the
+              share of requests slower than latency + tailMs ÷ 2, with its 95 % Wilson score interval over all
+              repetitions' requests, beside 1 − (1 − p)^N for the N calls that may be slow (Dean and Barroso,
+              "The Tail at Scale", CACM 2013). **Hedges: extra calls**: second copies sent ÷ the calls the answers
+              needed, %.
             - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window \
             of one
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the

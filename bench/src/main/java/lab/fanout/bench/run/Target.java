@@ -37,10 +37,12 @@ public interface Target extends AutoCloseable {
     void close();
 
     /**
-     * @return main-service's fan-out URL for {@code cell}; the latency as a query parameter when the services' own is
-     *         fixed
+     * @return main-service's fan-out URL for {@code cell} with its query; the latency as a query parameter too when
+     *         the services' own is fixed
      */
     static URI ordersUrl(URI base, Cell cell, boolean latencyInQuery) {
-        return ServiceDefaults.ordersUrl(base, cell.strategy(), latencyInQuery ? "latencyMs=" + cell.latencyMs() : "");
+        String latency = latencyInQuery ? "latencyMs=" + cell.latencyMs() : "";
+        return ServiceDefaults.ordersUrl(base, cell.strategy(),
+                latency.isEmpty() || cell.query().isEmpty() ? latency + cell.query() : latency + "&" + cell.query());
     }
 }

@@ -28,8 +28,34 @@ class MatrixFileTest {
         assertThat(MatrixFile.preset("overhead").cells()).hasSize(8)
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
-        assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage(
-                "preset 'fast' is not one of [quick, seed, scale, soak, openclosed, scheduler, overhead, faults]");
+        assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, faults]");
+    }
+
+    @Test
+    void tailPresetCrossesWidthTailRateAndHedgingForTheThreeHedgingIdioms() {
+        List<Cell> tail = MatrixFile.preset("tail").cells();
+        assertThat(tail).hasSize(54).allMatch(c -> c.tail().isPresent() && c.poolSize() == 1000)
+                .extracting(Cell::strategy).containsOnly(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.SCOPE_FORK,
+                        Strategy.REACTIVE);
+        assertThat(tail).extracting(c -> c.tail().orElseThrow().label()).containsOnly("width=1 hedge=off",
+                "width=1 hedge=100", "width=1 hedge=p95", "width=3 hedge=off", "width=3 hedge=100", "width=3 hedge=p95",
+                "width=10 hedge=off", "width=10 hedge=100", "width=10 hedge=p95");
+        assertThat(tail).extracting(c -> c.tail().orElseThrow().tailRate()).containsOnly(0.01, 0.05);
+        // the three strategies of one query run one after the other
+        assertThat(tail.get(0).query()).isEqualTo(tail.get(2).query()).isNotEqualTo(tail.get(3).query());
+    }
+
+    @Test
+    void aQueryIsNameValuePairsAndLeavesTheKnobsOfTheirOwnAlone() {
+        String base = "blocks:\n  - name: q\n    strategies: [scope]\n    profiles: [virtual]\n"
+                + "    concurrencies: [4]\n    latenciesMs: [50]\n    requests: 10\n    queries: ";
+        assertThat(MatrixFile.yaml("t", base + "['width=3&hedgeAfterMs=p95', 'width=1']\n", "t.yaml").cells())
+                .extracting(Cell::query).containsExactly("width=3&hedgeAfterMs=p95", "width=1");
+        assertThatThrownBy(() -> MatrixFile.yaml("t", base + "['width=3&latencyMs=5']\n", "t.yaml"))
+                .hasMessageContaining("block 'q': queries values must be name=value pairs joined by &");
+        assertThatThrownBy(() -> MatrixFile.yaml("t", base + "['width 3']\n", "t.yaml"))
+                .hasMessageContaining("was width 3");
     }
 
     @Test

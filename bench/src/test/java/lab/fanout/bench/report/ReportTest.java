@@ -16,6 +16,7 @@ import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.model.TailTest;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -144,6 +145,23 @@ class ReportTest {
         assertThat(first.get("efficiency_pct")).isEqualTo("96");
         assertThat(first.get("peak_pool_leased")).isEmpty();
         assertThat(first.get("error_kinds")).isEqualTo("HTTP 503=3");
+    }
+
+    @Test
+    void aTailShowsTheSlowShareBesideOneMinusOneMinusPToTheNAndDrawsIt(@TempDir Path dir) throws Exception {
+        Histogram h = new Histogram(3);
+        h.recordValueWithCount(60_000, 970);
+        h.recordValueWithCount(1_060_000, 30);
+        List<CellResult> tail = List.of(TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0),
+                TailTest.cell("width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100", h, 12.0));
+        String md = ResultsMarkdown.render("t", List.of(), tail, Map.of(), false);
+        assertThat(md).contains("| Concurrency | Executor | Query | Slow share (95 % CI) | 1 − (1 − p)^N | "
+                        + "p50 / p99 / p99.9 (ms) | Hedges: extra calls | Req./Sec.")
+                .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | 3.0 % (N=3) | "
+                        + "60 / 1061 / 1061 | 0.4 % |");
+        assertThat(Charts.write(dir, "tail", tail)).contains("tail-slow-share.png");
+        // without a tail, no tail columns
+        assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false)).doesNotContain("| Slow share");
     }
 
     @Test

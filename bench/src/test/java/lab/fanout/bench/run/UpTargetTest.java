@@ -20,7 +20,8 @@ class UpTargetTest {
                        "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}}}}""");
 
     static Cell cell(String profile, Integer threads, Integer pool, List<String> jvm, int latencyMs) {
-        return new Cell("b", Strategy.SCOPE_FORK, profile, threads, pool, jvm, 100, latencyMs, null, null, 4, 3, 3, 20);
+        return new Cell("b", Strategy.SCOPE_FORK, profile, threads, pool, jvm, 100, latencyMs, "", null, null, 4, 3,
+                3, 20);
     }
 
     @Test
