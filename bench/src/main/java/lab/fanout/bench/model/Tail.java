@@ -42,6 +42,18 @@ public record Tail(int width, double tailRate, int tailMs, int calls, String hed
     }
 
     /**
+     * @return 1 − (1 − p²)^N: the share of slow requests when every slow call is hedged and its copy is slow
+     *         independently with p, so that a call stays slow only when both copies are, 0..1
+     */
+    public double expectedSlowShareHedged() {
+        return 1 - Math.pow(1 - tailRate * tailRate, calls);
+    }
+
+    public boolean hedged() {
+        return !hedge.equals("off");
+    }
+
+    /**
      * @param latencyMs the calls' latency without the tail, ms
      * @return the response time above which a request counts as slow, ms: halfway into the tail, latency +
      *         tailMs ÷ 2, far above a fast request (about the latency) and below a slow one (latency + tailMs)

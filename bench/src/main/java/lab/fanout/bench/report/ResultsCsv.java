@@ -17,6 +17,7 @@ import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Tail;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -74,6 +75,8 @@ public final class ResultsCsv {
         col("slow_share_cell_ci95_low_pct", r -> r.cell.slowShare().map(v -> 100 * v[0]).orElse(null));
         col("slow_share_cell_ci95_high_pct", r -> r.cell.slowShare().map(v -> 100 * v[2]).orElse(null));
         col("slow_share_expected_pct", r -> r.cell.cell().tail().map(t -> 100 * t.expectedSlowShare()).orElse(null));
+        col("slow_share_expected_hedged_pct", r -> r.cell.cell().tail().filter(Tail::hedged)
+                .map(t -> 100 * t.expectedSlowShareHedged()).orElse(null));
         col("hedges_sent", r -> r.rep.server().hedgesSent());
         col("bound_req_per_s", r -> r.cell.bound().requestsPerSecond());
         col("bound_limit", r -> r.cell.bound().limit());

@@ -54,8 +54,9 @@ public final class ResultsMarkdown {
     private static final List<Column> TAIL = List.of(
             new Column("Slow share (95 % CI)", r -> r.slowShare().map(s -> Fmt.num(100 * s[1], 1) + " % ("
                     + Fmt.num(100 * s[0], 1) + "–" + Fmt.num(100 * s[2], 1) + ")").orElse("n/a")),
-            new Column("1 − (1 − p)^N", r -> r.cell().tail().map(t -> Fmt.num(100 * t.expectedSlowShare(), 1)
-                    + " % (N=" + t.calls() + ")").orElse("n/a")),
+            new Column("1 − (1 − p)^N (hedged: 1 − (1 − p²)^N)", r -> r.cell().tail().map(t -> Fmt.num(100
+                    * t.expectedSlowShare(), 1) + " % (N=" + t.calls() + ")" + (t.hedged() ? " → "
+                    + Fmt.num(100 * t.expectedSlowShareHedged(), 2) + " %" : "")).orElse("n/a")),
             new Column("p50 / p99 / p99.9 (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / "
                     + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(99.9), 0)),
             new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
@@ -184,8 +185,9 @@ public final class ResultsMarkdown {
             - **Slow share** (a tail in the query: a call takes tailMs more with probability p = tailRate): the
               share of requests slower than latency + tailMs ÷ 2, with its 95 % Wilson score interval over all
               repetitions' requests, beside 1 − (1 − p)^N for the N calls that may be slow (Dean and Barroso,
-              "The Tail at Scale", CACM 2013). **Hedges: extra calls**: second copies sent ÷ the calls the answers
-              needed, %.
+              "The Tail at Scale", CACM 2013); hedged, a call stays slow only when its copy is slow too, so
+              1 − (1 − p²)^N when every slow call is hedged. **Hedges: extra calls**: second copies sent ÷ the calls
+              the answers needed, %.
             - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window \
             of one
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the

@@ -19,6 +19,9 @@ public class TailTest {
         assertThat(tail.calls()).isEqualTo(9);
         assertThat(tail.expectedSlowShare()).isCloseTo(1 - Math.pow(0.99, 9), within(1e-12));   // 8.65 %
         assertThat(tail.hedge()).isEqualTo("p95");
+        assertThat(tail.hedged()).isTrue();
+        // hedged, a call stays slow only when both copies are: 1 − (1 − 0.0001)^9 = 0.09 %
+        assertThat(tail.expectedSlowShareHedged()).isCloseTo(1 - Math.pow(1 - 1e-4, 9), within(1e-12));
         assertThat(tail.slowAboveMs(50)).isEqualTo(550.0);
         // the seed's figure: p = 1 % over 30 calls, 26 % of requests
         assertThat(Tail.of("width=10&tailRate=0.01&tailMs=1000").orElseThrow().expectedSlowShare())

@@ -155,10 +155,10 @@ class ReportTest {
         List<CellResult> tail = List.of(TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0),
                 TailTest.cell("width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100", h, 12.0));
         String md = ResultsMarkdown.render("t", List.of(), tail, Map.of(), false);
-        assertThat(md).contains("| Concurrency | Executor | Query | Slow share (95 % CI) | 1 − (1 − p)^N | "
-                        + "p50 / p99 / p99.9 (ms) | Hedges: extra calls | Req./Sec.")
-                .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | 3.0 % (N=3) | "
-                        + "60 / 1061 / 1061 | 0.4 % |");
+        assertThat(md).contains("| Concurrency | Executor | Query | Slow share (95 % CI) | "
+                        + "1 − (1 − p)^N (hedged: 1 − (1 − p²)^N) | p50 / p99 / p99.9 (ms) | Hedges: extra calls |")
+                .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | "
+                        + "3.0 % (N=3) → 0.03 % | 60 / 1061 / 1061 | 0.4 % |");
         assertThat(Charts.write(dir, "tail", tail)).contains("tail-slow-share.png");
         // without a tail, no tail columns
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false)).doesNotContain("| Slow share");
