@@ -63,6 +63,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --matrix bench/matrices/example.csv",
                 "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",
                 "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 9 min)",
+                "  ./lab bench --preset tail        (fan-out width, a 1 s tail and hedged requests: about 23 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -72,8 +73,8 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead or faults (default: quick unless"
-                    + " --matrix); faults is not a throughput matrix but the failure-mode table per strategy"
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail or faults (default: quick"
+                    + " unless --matrix); faults is not a throughput matrix but the failure-mode table per strategy"
                     + " (faults.md)")
     String preset;
 
