@@ -139,6 +139,10 @@ public class FanoutCallMeters {
     private void hedgeSent(String strategy, Downstream downstream, int count) {
         counter("fanout.hedges.sent", "Second copies of slow calls sent (hedged requests)", strategy,
                 downstream.serviceName()).increment(count);
+        // each loser ends one of two ways; both series exist from the first hedge on, so that a rare way (a dead
+        // heat) reads 0 in Prometheus instead of being absent
+        losers(true, strategy, downstream);
+        losers(false, strategy, downstream);
     }
 
     private void hedgeWon(String strategy, Downstream downstream, int count) {
@@ -147,17 +151,19 @@ public class FanoutCallMeters {
     }
 
     private void hedgeLost(String strategy, Downstream downstream, boolean cancelled, Duration ranFor, int count) {
-        if (cancelled) {
-            counter("fanout.hedges.losers.cancelled", "Copies of hedged calls cancelled because the other answered first",
-                    strategy, downstream.serviceName()).increment(count);
-        } else {
-            counter("fanout.hedges.losers.answered", "Copies of hedged calls that answered after the other (dead heats)",
-                    strategy, downstream.serviceName()).increment(count);
-        }
+        losers(cancelled, strategy, downstream).increment(count);
         Counter.builder("fanout.hedges.wasted").baseUnit("seconds")
                 .description("Time the losing copies of hedged calls ran, from their start to their end")
                 .tag("strategy", strategy).tag("downstream", downstream.serviceName())
                 .register(registry).increment(ranFor.toNanos() / 1e9);
+    }
+
+    private Counter losers(boolean cancelled, String strategy, Downstream downstream) {
+        return cancelled
+                ? counter("fanout.hedges.losers.cancelled", "Copies of hedged calls cancelled because the other "
+                        + "answered first", strategy, downstream.serviceName())
+                : counter("fanout.hedges.losers.answered", "Copies of hedged calls that answered after the other "
+                        + "(dead heats)", strategy, downstream.serviceName());
     }
 
     private Counter counter(String name, String description, String strategy, String service) {

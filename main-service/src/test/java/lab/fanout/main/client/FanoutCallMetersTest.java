@@ -7,10 +7,29 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The adaptive hedge's delay: a downstream's recent p95, and none while too few calls are known. */
+/** The adaptive hedge delay (a downstream's recent p95, none while too few calls are known) and the hedge counters. */
 class FanoutCallMetersTest {
 
-    private final FanoutCallMeters meters = new FanoutCallMeters(new SimpleMeterRegistry());
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final FanoutCallMeters meters = new FanoutCallMeters(registry);
+
+    /** Dashboards rate() both ends of a loser from the first hedge on: a dead heat is rare, its series must be 0. */
+    @Test
+    void aHedgeSentCreatesBothLoserSeriesAtZero() {
+        meters.hedgeSent("scopeFork", Downstream.ORDERS);
+        assertThat(loserCount("fanout.hedges.losers.answered")).isZero();
+        assertThat(loserCount("fanout.hedges.losers.cancelled")).isZero();
+
+        meters.hedgeLost("scopeFork", Downstream.ORDERS, false, Duration.ofMillis(30));
+        meters.hedgeLost("scopeFork", Downstream.ORDERS, true, Duration.ofMillis(20));
+        meters.hedgeLost("scopeFork", Downstream.ORDERS, true, Duration.ofMillis(20));
+        assertThat(loserCount("fanout.hedges.losers.answered")).isEqualTo(1);
+        assertThat(loserCount("fanout.hedges.losers.cancelled")).isEqualTo(2);
+    }
+
+    private double loserCount(String name) {
+        return registry.get(name).tag("strategy", "scopeFork").tag("downstream", "orders-service").counter().count();
+    }
 
     @Test
     void knowsNoP95BeforeTwentyCalls() {
