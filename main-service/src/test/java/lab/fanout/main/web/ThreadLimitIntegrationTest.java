@@ -4,6 +4,8 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.LimitedPlatformThreads;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
@@ -22,11 +24,13 @@ class ThreadLimitIntegrationTest extends FanoutIntegrationTest {
     /** The started calls' downstream latency: the answer must not wait for it. */
     private static final int SLOW_MS = 3000;
 
-    @Test
-    void answers503NamingTheCauseCancelsTheStartedCallsAndLeavesNothingLeased() {
+    /** Hedged too: each started call's hedge is cancelled, its first attempt and any second not yet sent. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "&hedgeAfterMs=1000"})
+    void answers503NamingTheCauseCancelsTheStartedCallsAndLeavesNothingLeased(String hedging) {
         serveAll(SLOW_MS);
 
-        Answer answer = backoffice(StrategyName.THREAD_PER_TASK);
+        Answer answer = backoffice("concurrency=" + StrategyName.THREAD_PER_TASK + hedging);
 
         assertProblem(answer, HttpStatus.SERVICE_UNAVAILABLE, "thread-limit", StrategyName.THREAD_PER_TASK,
                 Downstream.values());
