@@ -18,13 +18,15 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Applies to every fan-out-lab service: the {@link Simulation} knobs bind from the query
- * ({@link SimulationArgumentResolver}); bad input becomes 400 problem+json ({@link ProblemAdvice}), and so does
- * every error that never reaches Spring MVC ({@link ProblemErrorReportValve}, {@link AcceptHeaderFilter}); the knobs
- * show at {@code /actuator/info} ({@link KnobsInfoContributor}).
+ * ({@link SimulationArgumentResolver}); bad input, an unknown query parameter too ({@link KnownParameters}), becomes
+ * 400 problem+json ({@link ProblemAdvice}), and so does every error that never reaches Spring MVC
+ * ({@link ProblemErrorReportValve}, {@link AcceptHeaderFilter}); the knobs show at {@code /actuator/info}
+ * ({@link KnobsInfoContributor}).
  */
 @AutoConfiguration
 @EnableConfigurationProperties(SimulationProperties.class)
@@ -36,13 +38,21 @@ public class ServiceCommonAutoConfiguration {
         return new AcceptHeaderFilter();
     }
 
-    /** Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation. */
+    /**
+     * Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation.
+     * {@link KnownParameters} refuses a query parameter the handler does not bind, before any argument is bound.
+     */
     @Bean
     WebMvcConfigurer simulationBinding(SimulationProperties properties) {
         return new WebMvcConfigurer() {
             @Override
             public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
                 resolvers.add(new SimulationArgumentResolver(properties.requestKnobs()));
+            }
+
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(new KnownParameters());
             }
         };
     }

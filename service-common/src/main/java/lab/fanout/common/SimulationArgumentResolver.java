@@ -52,6 +52,11 @@ final class SimulationArgumentResolver implements HandlerMethodArgumentResolver 
         this.knobsEnabled = knobsEnabled;
     }
 
+    /** @return the query parameters this binds, in the record's order: its components' names (for KnownParameters) */
+    static List<String> parameterNames() {
+        return Arrays.stream(COMPONENTS).map(RecordComponent::getName).toList();
+    }
+
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
         return parameter.getParameterType() == Simulation.class;

@@ -127,6 +127,23 @@ public abstract class DownstreamServiceContract {
         assertThat(response.json().get("detail").asString()).isEqualTo(detail);
     }
 
+    /** A mistyped knob is refused, not served with the default (gh-23 item 6); {@code {path}/{id}} takes no slice. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            ?latencyMs=0&latencyms=2000      | latencyms: {unknown} (did you mean latencyMs?); {knobs}, slice, slices]
+            /no-such-id?latencyMs=0&slices=2 | slices: {unknown}; {knobs}]
+            """)
+    void answersAnUnknownParameterWith400ProblemNamingTheKnownOnes(String pathAndQuery, String detail) {
+        Response response = get(path + pathAndQuery);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.contentType()).startsWith(PROBLEM_JSON);
+        assertThat(response.json().get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/bad-parameter");
+        assertThat(response.json().get("detail").asString()).isEqualTo(detail
+                .replace("{unknown}", "not a parameter of this endpoint").replace("{knobs}", "it takes [latencyMs,"
+                        + " jitterMs, errorRate, errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget"));
+    }
+
     @Test
     void answersAnUnknownIdWith404Problem() {
         Response response = get(path + "/no-such-id?latencyMs=0");

@@ -29,7 +29,9 @@ public final class FanoutException extends ErrorResponseException {
         /** The downstream's circuit breaker is open: recent calls failed or were slow, so the call is not made. */
         CIRCUIT_OPEN(HttpStatus.SERVICE_UNAVAILABLE, "circuit-open", "Circuit breaker open"),
         /** The request thread was interrupted while it waited for its calls (the service is stopping). */
-        INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted");
+        INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted"),
+        /** The JVM could not start a platform thread for a call: the process is at its thread limit. */
+        THREAD_LIMIT(HttpStatus.SERVICE_UNAVAILABLE, "thread-limit", "Thread limit reached");
 
         private final HttpStatus status;
         private final URI type;
@@ -41,6 +43,9 @@ public final class FanoutException extends ErrorResponseException {
             this.title = title;
         }
     }
+
+    /** The start of the JVM's message when {@code pthread_create} fails ({@code Thread.start}). */
+    private static final String NO_NATIVE_THREAD = "unable to create native thread";
 
     private final Kind kind;
 
@@ -64,6 +69,29 @@ public final class FanoutException extends ErrorResponseException {
         }
         LogFactory.getLog(FanoutException.class).warn("a downstream call failed: " + failure);
         return new FanoutException(Kind.DOWNSTREAM_ERROR, null, "A downstream call failed", failure);
+    }
+
+    /**
+     * @param error     what starting a platform thread for the call threw
+     * @param downstream the call's downstream
+     * @return 503 {@code thread-limit} naming the cause: the operating system refused a thread (its limit on a
+     *         user's processes, {@code ulimit -u}; a pids cgroup, as a container's {@code --pids-limit}; no memory for
+     *         a thread stack)
+     * @throws OutOfMemoryError {@code error} itself when it is not the JVM's "unable to create native thread" (a full
+     *                          heap is not a 503)
+     */
+    public static FanoutException threadLimit(OutOfMemoryError error, Downstream downstream) {
+        String message = error.getMessage();
+        if (message == null || !message.contains(NO_NATIVE_THREAD)) {
+            throw error;
+        }
+        LogFactory.getLog(FanoutException.class).warn("no platform thread for a call to " + downstream.serviceName()
+                + ": " + error);
+        return new FanoutException(Kind.THREAD_LIMIT, downstream, "No platform thread could be started for the call"
+                + " to " + downstream.serviceName() + ": the JVM reported '" + NO_NATIVE_THREAD + "' (the process is"
+                + " at its thread limit: ulimit -u, a pids cgroup, or no memory for a thread stack). The request's"
+                + " calls already started were cancelled; strategies that need no new platform thread still answer.",
+                error);
     }
 
     public Kind kind() {

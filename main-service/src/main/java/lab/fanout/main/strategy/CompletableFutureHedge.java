@@ -64,6 +64,16 @@ final class CompletableFutureHedge<T> {
         return result;
     }
 
+    /** Ends the call at once: a second attempt not yet sent never will be, and both exchanges are cancelled. */
+    void cancel() {
+        synchronized (this) {
+            secondAllowed = false;
+        }
+        timer.cancel(false);
+        first.cancel();
+        second.cancel();
+    }
+
     private synchronized boolean sendSecond() {
         if (result.isDone() || !secondAllowed) {
             return false;

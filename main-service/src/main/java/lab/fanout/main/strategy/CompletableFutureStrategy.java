@@ -1,6 +1,7 @@
 package lab.fanout.main.strategy;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import lab.fanout.main.client.Exchange;
 import lab.fanout.main.client.FanoutException;
 
 /**
@@ -28,6 +30,11 @@ import lab.fanout.main.client.FanoutException;
  * ({@link CompletableFutureHedge}). On the common pool with parallelism 1 (2 cores) the second attempt waits for the
  * pool's one worker, which the first holds: hedging cannot help there, by the same cause that makes the strategy
  * sequential.
+ * <p>
+ * Thread ceiling: the thread-per-task executor starts a platform thread per call, and at the process's thread limit
+ * the JVM refuses one ({@code OutOfMemoryError: unable to create native thread}, thrown by {@code supplyAsync}). The
+ * calls already started are then cancelled and awaited, and the request answers 503 {@code thread-limit}; the other
+ * strategies, and this one once threads are free again, go on serving.
  */
 public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
@@ -49,11 +56,24 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
         return executor;
     }
 
+    /**
+     * @throws FanoutException as every strategy; 503 {@code thread-limit} when the executor could not start a
+     *                         platform thread for a call, after the calls already started were cancelled and ended
+     */
     @Override
     public Fetched fetch(FanoutCalls calls) {
         AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
-        List<CompletableFuture<?>> futures = calls.all().stream()
-                .<CompletableFuture<?>>map(call -> hedgedOrNot(call, firstFailure)).toList();
+        List<Started> started = new ArrayList<>();
+        for (FanoutCall<?> call : calls.all()) {
+            try {
+                started.add(start(call, firstFailure));
+            } catch (OutOfMemoryError e) {
+                FanoutException threadLimit = FanoutException.threadLimit(e, call.downstream());   // or rethrows e
+                cancelAndAwait(started, calls);
+                throw threadLimit;
+            }
+        }
+        List<CompletableFuture<?>> futures = started.stream().<CompletableFuture<?>>map(Started::result).toList();
         try {
             CompletableFuture.allOf(futures.toArray(CompletableFuture<?>[]::new))
                     .get(calls.deadline().remaining().toNanos(), TimeUnit.NANOSECONDS);
@@ -75,11 +95,32 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
         return true;
     }
 
-    private <T> CompletableFuture<List<T>> hedgedOrNot(FanoutCall<T> call,
-                                                      AtomicReference<RuntimeException> firstFailure) {
+    /** @throws OutOfMemoryError when the executor cannot start a thread for the call's first attempt */
+    private <T> Started start(FanoutCall<T> call, AtomicReference<RuntimeException> firstFailure) {
         Optional<Duration> delay = call.hedgeDelay();
-        return delay.isPresent() ? new CompletableFutureHedge<>(call, delay.get(), executor, firstFailure).result()
-                : supply(call::fetch, firstFailure);
+        if (delay.isPresent()) {
+            CompletableFutureHedge<T> hedge = new CompletableFutureHedge<>(call, delay.get(), executor, firstFailure);
+            return new Started(hedge.result(), hedge::cancel);
+        }
+        Exchange exchange = new Exchange();
+        return new Started(supply(() -> call.fetch(exchange), firstFailure), exchange::cancel);
+    }
+
+    /**
+     * Cancels the calls' HTTP exchanges (their connections are closed and their leases released at once, see
+     * {@link Exchange}) and waits, at most until the deadline, for the calls to end, so that the request is answered
+     * with nothing of it left running.
+     */
+    private static void cancelAndAwait(List<Started> started, FanoutCalls calls) {
+        started.forEach(call -> call.cancel().run());
+        try {
+            CompletableFuture.allOf(started.stream().map(Started::result).toArray(CompletableFuture<?>[]::new))
+                    .get(calls.deadline().remaining().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // failed, as cancelled calls do; or still running at the deadline, whose alarm cancels them too
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** @return the call on the executor; its failure, if it is the request's first, recorded before it completes */
@@ -92,6 +133,15 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
                 throw e;
             }
         }, executor);
+    }
+
+    /**
+     * A call handed to the executor.
+     *
+     * @param result its answer
+     * @param cancel ends its HTTP exchanges (both of a hedged call) at once
+     */
+    private record Started(CompletableFuture<?> result, Runnable cancel) {
     }
 
     /** Closes a thread-per-task executor when the application stops; waits for calls still running. */

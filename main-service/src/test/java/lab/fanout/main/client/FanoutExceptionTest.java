@@ -20,4 +20,29 @@ class FanoutExceptionTest {
         assertThat(e.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
         assertThat(e.getBody().getDetail()).isEqualTo("A downstream call failed");
     }
+
+    /** gh-23 item 3: only the JVM's refusal of a thread is a 503 thread-limit; any other OutOfMemoryError stays one. */
+    @Test
+    void aRefusedThreadIs503ThreadLimitNamingTheCauseAndTheCall() {
+        OutOfMemoryError refused = new OutOfMemoryError("unable to create native thread: possibly out of memory or"
+                + " process/resource limits reached");
+
+        FanoutException problem = FanoutException.threadLimit(refused, Downstream.PRODUCTS);
+
+        assertThat(problem.kind()).isEqualTo(FanoutException.Kind.THREAD_LIMIT);
+        assertThat(problem.getStatusCode().value()).isEqualTo(503);
+        assertThat(problem.getBody().getType()).hasToString("https://fanout-lab.dev/problems/thread-limit");
+        assertThat(problem.getBody().getDetail()).contains("products-service", "unable to create native thread");
+        assertThat(problem.getBody().getProperties()).containsEntry("downstream", "products-service");
+        assertThat(problem).hasCause(refused);
+    }
+
+    @Test
+    void aFullHeapIsRethrown() {
+        OutOfMemoryError heap = new OutOfMemoryError("Java heap space");
+
+        assertThatThrownBy(() -> FanoutException.threadLimit(heap, Downstream.ORDERS)).isSameAs(heap);
+        assertThatThrownBy(() -> FanoutException.threadLimit(new OutOfMemoryError(), Downstream.ORDERS))
+                .isInstanceOf(OutOfMemoryError.class);
+    }
 }

@@ -222,6 +222,37 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
+     * A mistyped knob is refused, not measured as the default (gh-23 item 6): the detail names it, the known
+     * parameter it probably meant, and every parameter the endpoint takes, before any downstream is called.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "/byRestTemplate"})
+    void answers400NamingAnUnknownParameterAndTheKnownOnes(String path) {
+        serveAll(0);   // so that, were the parameter ignored, the answer would be 200 with the default latency
+
+        Answer answer = request(ENDPOINT + path + "?concurrency=scopeFork&latencyms=2000");
+
+        assertThat(answer).hasStatus(HttpStatus.BAD_REQUEST)
+                .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+        assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "bad-parameter");
+        assertThat(answer).bodyJson().extractingPath("$.detail").isEqualTo("latencyms: not a parameter of this"
+                + " endpoint (did you mean latencyMs?); it takes [concurrency, latencyMs, jitterMs, errorRate,"
+                + " errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget, width, hedgeAfterMs]");
+        for (Downstream downstream : Downstream.values()) {
+            server(downstream).verify(0, anyRequestedFor(anyUrl()));
+        }
+    }
+
+    /** The other side of the check: every parameter the endpoint binds passes it, each with a harmless value. */
+    @Test
+    void acceptsEveryKnownParameter() {
+        serveAll(0);
+
+        assertThat(backoffice("concurrency=scopeFork&width=2&hedgeAfterMs=p95&latencyMs=0&jitterMs=0&errorRate=0"
+                + "&errorStatus=500&tailRate=0&tailMs=0&closeRate=0&dribbleMs=0&faultTarget=orders")).hasStatusOk();
+    }
+
+    /**
      * The circuit breakers are off unless {@code fanout.breaker.enabled}: every one reports Resilience4j's DISABLED
      * state, so dashboards show it, and a frozen downstream is waited out as before (BreakerIntegrationTest: on).
      */
