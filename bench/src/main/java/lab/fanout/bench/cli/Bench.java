@@ -73,9 +73,9 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail or faults (default: quick"
-                    + " unless --matrix); faults is not a throughput matrix but the failure-mode table per strategy"
-                    + " (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu or faults (default:"
+                    + " quick unless --matrix); faults is not a throughput matrix but the failure-mode table per"
+                    + " strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",

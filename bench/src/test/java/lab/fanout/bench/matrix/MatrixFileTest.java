@@ -29,7 +29,7 @@ class MatrixFileTest {
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
-                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, faults]");
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, faults]");
     }
 
     @Test
@@ -44,6 +44,13 @@ class MatrixFileTest {
         assertThat(tail).extracting(c -> c.tail().orElseThrow().tailRate()).containsOnly(0.01, 0.05);
         // the three strategies of one query run one after the other
         assertThat(tail.get(0).query()).isEqualTo(tail.get(2).query()).isNotEqualTo(tail.get(3).query());
+    }
+
+    @Test
+    void cpuPresetGoesFromIoBoundToCpuBoundUnderBothProfiles() {
+        List<Cell> cpu = MatrixFile.preset("cpu").cells();
+        assertThat(cpu).hasSize(32).extracting(Cell::query).containsOnly("cpuMs=0", "cpuMs=1", "cpuMs=5", "cpuMs=20");
+        assertThat(cpu).extracting(Cell::profile).containsOnly("virtual", "platform");
     }
 
     @Test

@@ -31,7 +31,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&latencyMs=..&jitterMs=..]}: every
+ * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&latencyMs=..]}: every
  * order joined with its account and products, fetched from the three downstream services by the chosen strategy,
  * in {@code width} calls to each.
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
@@ -52,6 +52,7 @@ class BackofficeController {
     static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     static final String THREAD_HEADER = "X-Fanout-Request-Thread";
     private static final String WIDTH_RANGE = "must be between 1 and " + FanoutCalls.MAX_WIDTH;
+    private static final String CPU_RANGE = "must be between 0 and " + CpuWork.MAX_MS + " (CPU-ms per request)";
 
     private final StrategyRegistry strategies;
     private final DownstreamClient client;
@@ -70,13 +71,18 @@ class BackofficeController {
      * @param hedging {@code hedgeAfterMs}: a slow call's second copy after that many ms, or after the downstream's
      *                recent p95 ({@code p95}); not given: no hedging. A 400 for a strategy that cannot hedge
      *                ({@link FanoutStrategy#hedges()}), or a value that is neither
+     * @param cpuMs   CPU-bound work after the join, CPU-ms per request, 0..{@value CpuWork#MAX_MS} (default 0): real
+     *                computation ({@link CpuWork}) on the thread that joins the calls (the request thread; for
+     *                reactive, the I/O reactor thread that completes the join); out of range a 400
      * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
      */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
     Object orders(@RequestParam StrategyName concurrency, @Valid Simulation simulation,
                   @RequestParam(defaultValue = "1") @Min(value = 1, message = WIDTH_RANGE)
                   @Max(value = FanoutCalls.MAX_WIDTH, message = WIDTH_RANGE) int width,
-                  @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging) {
+                  @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging,
+                  @RequestParam(defaultValue = "0") @Min(value = 0, message = CPU_RANGE)
+                  @Max(value = CpuWork.MAX_MS, message = CPU_RANGE) int cpuMs) {
         FanoutStrategy strategy = strategies.get(concurrency);
         if (hedging != null && !strategy.hedges()) {
             throw new BadParameterException("hedgeAfterMs: " + concurrency + " makes one call at a time and cannot"
@@ -94,7 +100,7 @@ class BackofficeController {
         }
         if (strategy instanceof AsyncFanoutStrategy async) {
             return async.fetchAsync(calls)
-                    .map(fetched -> answer(concurrency, calls, start, virtual, fetched))
+                    .map(fetched -> answer(concurrency, calls, start, virtual, fetched, cpuMs))
                     .onErrorMap(FanoutException.class, e -> problem(e, concurrency, calls, start, virtual))
                     .doFinally(signal -> calls.answered(concurrency));   // also when the caller went away (cancel)
         }
@@ -106,7 +112,7 @@ class BackofficeController {
         } finally {
             calls.answered(concurrency);
         }
-        return answer(concurrency, calls, start, virtual, fetched);
+        return answer(concurrency, calls, start, virtual, fetched, cpuMs);
     }
 
     private List<StrategyName> hedgingStrategies() {
@@ -114,7 +120,10 @@ class BackofficeController {
     }
 
     private static ResponseEntity<List<OrderView>> answer(StrategyName strategy, FanoutCalls calls, long start,
-                                                          boolean virtual, Fetched fetched) {
+                                                          boolean virtual, Fetched fetched, int cpuMs) {
+        if (cpuMs > 0) {
+            CpuWork.spend(cpuMs);
+        }
         return ResponseEntity.ok().headers(headers(strategy, calls, start, virtual)).body(OrderView.join(fetched));
     }
 
