@@ -1,0 +1,67 @@
+package lab.fanout.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link Comparison} on synthetic results with known answers. */
+class ComparisonTest {
+
+    @Test
+    void aShiftBeyondTheNoiseIsSignificant() {
+        // 6 against 6, no overlap: the exact two-sided p is 2 ÷ C(12, 6) = 0.0022
+        assertThat(Comparison.verdict(List.of(100.0, 101.0, 99.0, 100.5, 99.5, 100.2),
+                List.of(110.0, 111.0, 109.0, 110.5, 109.5, 110.2))).isEqualTo("+10.0 % | 0.002");
+    }
+
+    @Test
+    void noiseIsCalledNotSignificant() {
+        // the same spread, interleaved: ranks alternate
+        assertThat(Comparison.verdict(List.of(100.0, 102.0, 104.0, 106.0, 108.0),
+                List.of(101.0, 103.0, 105.0, 107.0, 109.0))).startsWith("~ | ");
+    }
+
+    @Test
+    void threeAgainstThreeCanNeverBeSignificantAndSaysWhatItNeeds() {
+        // even with no overlap: 2 ÷ C(6, 3) = 0.1
+        assertThat(Comparison.verdict(List.of(1.0, 2.0, 3.0), List.of(10.0, 11.0, 12.0)))
+                .isEqualTo("~ | too few: n = 3 + 3 cannot give p < 0.05, needs 4 + 4");
+        assertThat(Comparison.needed()).isEqualTo(4);
+    }
+
+    @Test
+    void aResultComparedWithItselfShowsOnlyTilde(@TempDir Path dir) throws IOException {
+        Path csv = results(dir.resolve("a.csv"), new double[] {480, 485, 490, 478}, new double[] {240, 238, 245, 241});
+        String md = Comparison.render(csv, csv);
+        assertThat(md.lines().skip(2)).hasSize(2).allMatch(line -> line.contains("| ~ | "));
+        assertThat(md).contains("| quick scopeFork virtual concurrency=100 latency_ms=200 | req/s | "
+                + "482.5 (478.0–490.0), 4 | 482.5 (478.0–490.0), 4 | ~ | 1.000 |");
+    }
+
+    @Test
+    void cellsAreMatchedByTheirKnobsAndAResultWithoutCommonCellsIsAnError(@TempDir Path dir) throws IOException {
+        Path a = results(dir.resolve("a.csv"), new double[] {480, 485, 490, 478}, new double[] {240, 238, 245, 241});
+        Path b = Files.writeString(dir.resolve("b.csv"), Files.readString(a).replace(",100,200,", ",50,200,"));
+        assertThatThrownBy(() -> Comparison.render(a, b)).hasMessageContaining("no cell is in both");
+        assertThatThrownBy(() -> Comparison.render(a, Files.writeString(dir.resolve("c.csv"), "x,y\n1,2\n")))
+                .hasMessageContaining("is not a results.csv of ./lab bench");
+    }
+
+    /** A results.csv with the key columns and one row per repetition. */
+    static Path results(Path file, double[] throughput, double[] p99) throws IOException {
+        StringBuilder csv = new StringBuilder("block,strategy,profile,concurrency,latency_ms,query,"
+                + "throughput_req_per_s,p99_ms\n");
+        for (int i = 0; i < throughput.length; i++) {
+            csv.append("quick,scopeFork,virtual,100,200,,").append(throughput[i]).append(',').append(p99[i])
+                    .append('\n');
+        }
+        return Files.writeString(file, csv);
+    }
+}
