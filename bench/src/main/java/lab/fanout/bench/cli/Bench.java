@@ -104,6 +104,11 @@ public final class Bench implements Callable<Integer> {
             description = "measured runs per cell, overriding the matrix (3 or more for a min-max)")
     Integer repetitions;
 
+    @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
+            description = "fresh starts of the services per cell, each warmed up to its own plateau (JMH's forks):"
+                    + " intervals then span JVM starts; the cells run in N rounds (default: ${DEFAULT-VALUE})")
+    int forks;
+
     @Option(names = "--main-property", paramLabel = "KEY=VALUE",
             description = "extra Spring property for the main-service the harness starts, e.g. fanout.deadline=30s")
     Map<String, String> mainProperties = new LinkedHashMap<>();
@@ -141,8 +146,9 @@ public final class Bench implements Callable<Integer> {
         if (dryRun) {
             cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
             ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
-            Eta eta = new Eta(cells, restarts);
-            System.out.println(cells.size() + " cells, about " + Eta.format(eta.remaining())
+            Eta eta = new Eta(BenchRunner.rounds(cells, forks), restarts);
+            System.out.println(cells.size() + " cells" + (forks > 1 ? " x " + forks + " forks" : "") + ", about "
+                    + Eta.format(eta.remaining())
                     + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
             return 0;
         }
@@ -157,8 +163,9 @@ public final class Bench implements Callable<Integer> {
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local",
                 closedLoop.name());
         BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out,
-                csv::append);
-        System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells, " + target.describe()
+                csv::append, forks);
+        System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells" + (forks > 1 ? " x " + forks
+                + " forks" : "") + ", " + target.describe()
                 + "; writing " + dir);
         runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
         System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
@@ -175,6 +182,13 @@ public final class Bench implements Callable<Integer> {
             throw bad("--base-url and --management-url go together: main-service's public port and its management"
                     + " port (the actuator), e.g. --base-url http://localhost:2222"
                     + " --management-url http://localhost:9222");
+        }
+        if (forks < 1 || forks > 50) {
+            throw bad("--forks must be in 1..50, was " + forks);
+        }
+        if (forks > 1 && baseUrl != null) {
+            throw bad("--forks starts the services afresh per fork, which the harness cannot do to an existing"
+                    + " deployment (--base-url): run it without --base-url");
         }
         if (aot && baseUrl != null) {
             throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
@@ -264,7 +278,10 @@ public final class Bench implements Callable<Integer> {
         List<String> intro = new ArrayList<>(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
                 "Load average (1/5/15 min) before: " + s.loadBefore() + ", after: " + Environment.loadAverage(),
                 "Target: " + s.target().describe() + "; driver: " + drivers
-                        + (rate != null ? " (open model, " + rate + " req/s offered)" : "")));
+                        + (rate != null ? " (open model, " + rate + " req/s offered)" : ""),
+                "Forks: " + forks + (forks > 1 ? " (each cell in " + forks + " fresh starts of the services; intervals"
+                        + " over the forks' medians)" : " (one start of the services; intervals over the repetitions,"
+                        + " within that JVM)")));
         if (failure != null) {
             intro.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
@@ -294,6 +311,10 @@ public final class Bench implements Callable<Integer> {
         Map<String, ProcessHandle> running = state.runningServices();
         if (running.isEmpty()) {
             return own.get();
+        }
+        if (forks > 1 && !ownServices) {
+            throw bad("--forks starts the services afresh per fork, and ./lab up's services run: ./lab down first,"
+                    + " or add --own-services (both sets then share the CPU)");
         }
         if (ownServices) {
             System.out.println("note: --own-services: ./lab up's services keep running beside the harness's own");
@@ -329,7 +350,8 @@ public final class Bench implements Callable<Integer> {
 
     /** {@code --preset faults}: scenarios, not cells (lab.fanout.bench.faults.FaultsPreset), on services it starts. */
     private int faults(Workspace ws) {
-        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || !mainProperties.isEmpty()) {
+        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || !mainProperties.isEmpty()
+                || forks != 1) {
             throw bad("--preset faults takes only --out and --dry-run: it starts its own services with a 2 s deadline");
         }
         if (dryRun) {

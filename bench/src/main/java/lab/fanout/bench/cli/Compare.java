@@ -5,27 +5,50 @@ import java.util.concurrent.Callable;
 
 import lab.fanout.bench.report.Comparison;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code ./lab compare A B}: two bench results, cell by cell, with a rank test ({@link Comparison}). */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares two ./lab bench results cell by cell, as Go's benchstat does: medians, the change in"
                 + " %, the p-value of the Mann-Whitney U test, and ~ where the difference is not significant at"
                 + " α = 0.05 or the samples (repetitions) are too few to tell.",
-                "A result compared with itself shows only ~."},
-        footer = {"", "Example:", "  ./lab compare docs/results/quick-a results/20261125-120000"})
+                "A result compared with itself shows only ~. With --forks, the samples are the forks' medians; a cell"
+                        + " whose warm-up hit its cap gets no verdict."},
+        footer = {"", "Examples:", "  ./lab compare docs/results/quick-a results/20261125-120000",
+                "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)"})
 final class Compare implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "A", description = "results folder (with results.csv) or a results CSV")
     Path a;
 
-    @Parameters(index = "1", paramLabel = "B", description = "the other one")
+    @Parameters(index = "1", paramLabel = "B", arity = "0..1", description = "the other one (not with --by)")
     Path b;
+
+    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy (each against the"
+            + " first strategy in A, cell by cell)")
+    String by;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
-        System.out.println("A: " + a + "\nB: " + b + "\n");
-        System.out.print(Comparison.render(a, b));
+        if (by != null && !by.equals("strategy")) {
+            throw new ParameterException(spec.commandLine(), "--by takes strategy, not '" + by + "'");
+        }
+        if ((by == null) == (b == null)) {
+            throw new ParameterException(spec.commandLine(), "give two results (A B), or one with --by strategy");
+        }
+        try {
+            System.out.println("A: " + a + (b == null ? " (by strategy)" : "\nB: " + b) + "\n");
+            System.out.print(b == null ? Comparison.renderBy(a) : Comparison.render(a, b));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         return 0;
     }
 }

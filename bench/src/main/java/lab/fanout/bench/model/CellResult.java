@@ -1,10 +1,12 @@
 package lab.fanout.bench.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.HdrHistogram.Histogram;
@@ -28,16 +30,54 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     static final List<String> SYSTEM = Stream.concat(Stream.concat(Stream.of(ServiceDefaults.MAIN),
             ServiceDefaults.DOWNSTREAMS.stream()), Stream.of(Repetition.DRIVER)).toList();
 
+    /** @return req/s: the median with its confidence interval over {@link #samples} of each run's throughput */
+    public Stats.Estimate throughput() {
+        return Stats.interval(samples(r -> r.run().throughput()));
+    }
+
     public Double throughputMedian() {
-        return median(r -> r.run().throughput());
+        return throughput().median();
     }
 
-    public Double throughputMin() {
-        return Stats.min(each(r -> r.run().throughput()));
+    /** @return ms: the percentile's median and interval over {@link #forks()} (or repetitions, with one fork) */
+    public Stats.Estimate latencyEstimate(double percentile) {
+        return Stats.interval(groups().stream().map(reps -> {
+            Histogram h = DriverRun.histogram();
+            reps.forEach(r -> h.add(r.run().latencyMicros()));
+            return Stats.percentileMs(h, percentile);
+        }).toList());
     }
 
-    public Double throughputMax() {
-        return Stats.max(each(r -> r.run().throughput()));
+    /**
+     * @return one sample per fork (the median of its repetitions) when the cell ran in several starts of the
+     *         services, else one per repetition: the interval is then within one JVM and says nothing of the next start
+     */
+    public List<Double> samples(Function<Repetition, Double> figure) {
+        return groups().stream().map(reps -> forks() > 1 ? Stats.median(reps.stream().map(figure).toList())
+                : figure.apply(reps.getFirst())).toList();
+    }
+
+    /** @return the repetitions by fork when there are several, else each repetition alone */
+    private List<List<Repetition>> groups() {
+        return forks() > 1 ? List.copyOf(repetitions.stream().collect(Collectors.groupingBy(Repetition::fork,
+                TreeMap::new, Collectors.toList())).values()) : repetitions.stream().map(List::of).toList();
+    }
+
+    /** @return how many starts of the services the repetitions ran in */
+    public int forks() {
+        return (int) repetitions.stream().mapToInt(Repetition::fork).distinct().count();
+    }
+
+    /** @return false when a warm-up of this cell ended on its time cap before main-service settled */
+    public boolean warmupSettled() {
+        return repetitions.stream().allMatch(Repetition::warmupSettled);
+    }
+
+    /** @return this cell with {@code next}'s repetitions (another fork) added; heap after: the last fork's */
+    public CellResult merge(CellResult next) {
+        List<Repetition> all = new ArrayList<>(repetitions);
+        all.addAll(next.repetitions);
+        return new CellResult(index, cell, deployment, littlesLaw, all, next.heapAfterBytes, command);
     }
 
     /** @return the tighter of Little's law and the CPU bound, cores ÷ {@link #cpuSecondsPerRequest()} (if known) */

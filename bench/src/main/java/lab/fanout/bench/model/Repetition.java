@@ -13,9 +13,12 @@ import java.util.Map;
  * @param othersCpuPercent   the part of that busy share used by processes not ours, %, or null
  * @param cpuSeconds         role (a service's name, {@link #DRIVER}, {@link #HARNESS}) to the CPU seconds it used
  *                           during the run, from /proc; a role the harness cannot see (a remote service) is absent
+ * @param fork               1-based: which start of the services it ran in ({@code ./lab bench --forks})
+ * @param warmupSettled      whether the warm-up before it ended on main-service's plateau, not on its time cap
  */
 public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
-                         Double othersCpuPercent, Map<String, Double> cpuSeconds) {
+                         Double othersCpuPercent, Map<String, Double> cpuSeconds, int fork,
+                         boolean warmupSettled) {
 
     /** Role of the harness JVM itself (scraping, waiting). */
     public static final String HARNESS = "harness";
@@ -24,6 +27,12 @@ public record Repetition(int index, Load load, DriverRun run, ServerFigures serv
 
     public Repetition {
         cpuSeconds = Map.copyOf(cpuSeconds);
+    }
+
+    /** In the first fork, after a settled warm-up. */
+    public Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
+                      Double othersCpuPercent, Map<String, Double> cpuSeconds) {
+        this(index, load, run, server, machineBusyPercent, othersCpuPercent, cpuSeconds, 1, true);
     }
 
     /**

@@ -157,41 +157,52 @@ public final class Charts {
     static Map<String, Chart<?, ?>> charts(String block, List<CellResult> cells) {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
         if (cells.stream().map(r -> r.cell().concurrency()).distinct().count() > 1) {
-            charts.put(block + "-throughput", xy(block + ": throughput (solid) and bound (dashed: Little's law or CPU)",
-                    "req/s", false, cells, r -> orNaN(r.throughputMedian()), r -> r.bound().requestsPerSecond()));
+            charts.put(block + "-throughput", xy(block + ": throughput (solid; " + ERROR_BARS + ") and bound (dashed:"
+                    + " Little's law or CPU)", "req/s", false, cells, r -> orNaN(r.throughputMedian()),
+                    r -> r.bound().requestsPerSecond(), Charts::throughputError));
             charts.put(block + "-latency", xy(block + ": p99 (solid) and p50 (dashed) latency", "ms (log scale)", true,
-                    cells, r -> r.latencyMs(99), r -> r.latencyMs(50)));
+                    cells, r -> r.latencyMs(99), r -> r.latencyMs(50), null));
             charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound", "%", false, cells,
-                    r -> 100 * r.efficiency(), null));
+                    r -> 100 * r.efficiency(), null, null));
         } else {
-            charts.put(block + "-throughput", bars(block + ": throughput and bound (Little's law or CPU)", "req/s",
-                    false, cells, List.of(Map.entry("measured", r -> orNaN(r.throughputMedian())),
+            charts.put(block + "-throughput", bars(block + ": throughput (" + ERROR_BARS + ") and bound (Little's law"
+                    + " or CPU)", "req/s", false, cells, Charts::throughputError,
+                    List.of(Map.entry("measured", r -> orNaN(r.throughputMedian())),
                             Map.entry("bound", r -> r.bound().requestsPerSecond()))));
-            charts.put(block + "-latency", bars(block + ": latency percentiles", "ms (log scale)", true, cells,
+            charts.put(block + "-latency", bars(block + ": latency percentiles", "ms (log scale)", true, cells, null,
                     List.of(Map.entry("p50", r -> r.latencyMs(50)), Map.entry("p90", r -> r.latencyMs(90)),
                             Map.entry("p99", r -> r.latencyMs(99)))));
-            charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound", "%", false, cells,
+            charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound", "%", false, cells, null,
                     List.of(Map.entry("efficiency", r -> 100 * r.efficiency()))));
         }
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
             charts.put(block + "-slow-share", bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
-                    cells, List.of(Map.entry("measured", r -> r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN)),
+                    cells, null, List.of(
+                            Map.entry("measured", r -> r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN)),
                             Map.entry("1 − (1 − p)^N", r -> r.cell().tail().map(t -> 100 * t.expectedSlowShare())
                                     .orElse(Double.NaN)))));
         }
         return charts;
     }
 
-    /** One solid line per strategy and profile (and a dashed one for {@code dashed}, if given) over concurrency. */
+    /**
+     * One solid line per strategy and profile (and a dashed one for {@code dashed}, if given) over concurrency;
+     * {@code error}, if given, draws error bars of that half-width on the solid line.
+     */
     private static XYChart xy(String title, String unit, boolean logY, List<CellResult> cells,
-                              ToDoubleFunction<CellResult> solid, ToDoubleFunction<CellResult> dashed) {
+                              ToDoubleFunction<CellResult> solid, ToDoubleFunction<CellResult> dashed,
+                              ToDoubleFunction<CellResult> error) {
         XYChart chart = xyChart(title, "concurrency (clients, log scale)", unit);
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         cells.stream().collect(Collectors.groupingBy(r -> series(r, cells), LinkedHashMap::new, Collectors.toList()))
                 .forEach((key, rows) -> {
                     double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
-                    chart.addSeries(key, x, ys(rows, solid, logY));
+                    if (error == null) {
+                        chart.addSeries(key, x, ys(rows, solid, logY));
+                    } else {
+                        chart.addSeries(key, x, ys(rows, solid, logY), ys(rows, error, false));
+                    }
                     if (dashed != null) {
                         XYSeries bound = chart.addSeries(key + " (dashed)", x, ys(rows, dashed, logY));
                         bound.setLineStyle(DASHED);
@@ -201,8 +212,12 @@ public final class Charts {
         return chart;
     }
 
-    /** Bars per category (strategy, profile and whatever else varies), one series per figure, in order. */
+    /**
+     * Bars per category (strategy, profile and whatever else varies), one series per figure, in order; the first
+     * with error bars of half-width {@code firstError}, if given.
+     */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
+                                      ToDoubleFunction<CellResult> firstError,
                                       List<Map.Entry<String, ToDoubleFunction<CellResult>>> figures) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(title).yAxisTitle(unit).build();
@@ -218,10 +233,18 @@ public final class Charts {
             chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
         }
         List<String> categories = cells.stream().map(r -> series(r, cells)).toList();
-        figures.forEach(f -> chart.addSeries(f.getKey(), categories, cells.stream().map(r -> {
-            double v = drawable(f.getValue().applyAsDouble(r), logY);
-            return Double.isNaN(v) ? null : (Number) v;   // a bar left out is null: XChart skips it
-        }).toList()));
+        figures.forEach(f -> {
+            List<Number> ys = cells.stream().map(r -> {
+                double v = drawable(f.getValue().applyAsDouble(r), logY);
+                return Double.isNaN(v) ? null : (Number) v;   // a bar left out is null: XChart skips it
+            }).toList();
+            if (firstError != null && f == figures.getFirst()) {
+                chart.addSeries(f.getKey(), categories, ys, cells.stream().map(r -> (Number) drawable(
+                        firstError.applyAsDouble(r), false)).toList());
+            } else {
+                chart.addSeries(f.getKey(), categories, ys);
+            }
+        });
         return chart;
     }
 
@@ -252,6 +275,15 @@ public final class Charts {
 
     private static double[] ys(List<CellResult> rows, ToDoubleFunction<CellResult> f, boolean logY) {
         return rows.stream().mapToDouble(f).map(v -> drawable(v, logY)).toArray();
+    }
+
+    /** XChart draws symmetric error bars only: the wider side of the confidence interval, never understating it. */
+    static final String ERROR_BARS = "error bars: the wider side of the CI";
+
+    /** @return the half-width to draw around the median throughput: the larger of median − low and high − median */
+    static double throughputError(CellResult r) {
+        Stats.Estimate e = r.throughput();
+        return e.n() < 2 ? 0 : Math.max(e.median() - e.low(), e.high() - e.median());
     }
 
     private static double orNaN(Double v) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
@@ -19,10 +20,13 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
 /**
  * {@code ./lab compare A B}, after Go's benchstat: per cell present in both results and per figure, A's and B's
- * median (min–max) over their samples (one per repetition), the change in %, the two-sided p-value of the
+ * median and confidence interval ({@link Stats#interval}) over their samples (one per fork; with one fork, one per
+ * repetition), the change in %, the two-sided p-value of the
  * Mann-Whitney U rank test (commons-statistics-inference), and "~" where the difference is not significant at
  * α = 0.05, or where the samples are too few for any difference to be (two-sided, exact, no ties: the smallest
  * p-value of n and m samples is 2 ÷ C(n + m, n), so 3 against 3 never goes below 0.1 and 4 against 4 is needed).
+ * A cell whose warm-up ended on its time cap gets no verdict. {@link #renderBy} compares within one result instead:
+ * each strategy against the first one, cell by cell.
  */
 public final class Comparison {
 
@@ -33,6 +37,13 @@ public final class Comparison {
     /** Figure column to its label, the direction that is better left to the reader. */
     static final Map<String, String> FIGURES = Map.of("throughput_req_per_s", "req/s", "p99_ms", "p99 ms");
 
+    private static final String HEADER = "| cell | figure | A: median (CI · its confidence), n | B: median (CI · its"
+            + " confidence), n | change | p (Mann-Whitney U) |\n|:---|:---|---:|---:|---:|---:|\n";
+
+    /** A cell's samples per figure column, and whether every warm-up before them settled. */
+    record Samples(Map<String, List<Double>> figures, boolean settled) {
+    }
+
     private Comparison() {
     }
 
@@ -42,21 +53,53 @@ public final class Comparison {
      * @throws IllegalArgumentException when a file is missing or is not a results CSV, or no cell is in both
      */
     public static String render(Path a, Path b) {
-        Map<String, Map<String, List<Double>>> left = samples(a);
-        Map<String, Map<String, List<Double>>> right = samples(b);
+        Map<String, Samples> left = samples(a, row -> cellKey(row, KEY));
+        Map<String, Samples> right = samples(b, row -> cellKey(row, KEY));
         List<String> both = left.keySet().stream().filter(right::containsKey).toList();
         if (both.isEmpty()) {
             throw new IllegalArgumentException("no cell is in both " + a + " and " + b
                     + " (a cell is its block, strategy, profile and knobs)");
         }
-        StringBuilder md = new StringBuilder("| cell | figure | A: median (min–max), n | B: median (min–max), n "
-                + "| change | p (Mann-Whitney U) |\n|:---|:---|---:|---:|---:|---:|\n");
-        for (String cell : both) {
-            for (String figure : List.of("throughput_req_per_s", "p99_ms")) {
-                md.append(row(cell, FIGURES.get(figure), left.get(cell).get(figure), right.get(cell).get(figure)));
-            }
+        StringBuilder md = new StringBuilder(HEADER);
+        both.forEach(cell -> rows(md, cell, left.get(cell), right.get(cell)));
+        return md.toString();
+    }
+
+    /**
+     * {@code ./lab compare R --by strategy}: within one result, each strategy against the first one in it, per cell
+     * (the cell's other knobs the same).
+     *
+     * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two strategies
+     */
+    public static String renderBy(Path result) {
+        List<String> others = KEY.stream().filter(k -> !k.equals("strategy")).toList();
+        Map<String, Map<String, Samples>> byStrategy = new LinkedHashMap<>();
+        samples(result, row -> cellKey(row, others) + "\t" + row.get("strategy")).forEach((key, samples) -> {
+            String[] cellAndStrategy = key.split("\t");
+            byStrategy.computeIfAbsent(cellAndStrategy[0], k -> new LinkedHashMap<>()).put(cellAndStrategy[1], samples);
+        });
+        StringBuilder md = new StringBuilder(HEADER);
+        byStrategy.forEach((cell, strategies) -> {
+            String baseline = strategies.keySet().iterator().next();
+            strategies.forEach((strategy, samples) -> {
+                if (!strategy.equals(baseline)) {
+                    rows(md, cell + ": " + baseline + " → " + strategy, strategies.get(baseline), samples);
+                }
+            });
+        });
+        if (md.length() == HEADER.length()) {
+            throw new IllegalArgumentException(result + " has no cell (" + others + ") with two strategies");
         }
         return md.toString();
+    }
+
+    private static void rows(StringBuilder md, String cell, Samples a, Samples b) {
+        for (String figure : List.of("throughput_req_per_s", "p99_ms")) {
+            md.append(a.settled() && b.settled() ? row(cell, FIGURES.get(figure), a.figures().get(figure),
+                    b.figures().get(figure)) : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ warm-up capped | no"
+                    + " verdict |%n", cell, FIGURES.get(figure), summary(a.figures().get(figure)),
+                    summary(b.figures().get(figure))));
+        }
     }
 
     static String row(String cell, String figure, List<Double> a, List<Double> b) {
@@ -75,6 +118,7 @@ public final class Comparison {
                     + needed() + " + " + needed();
         }
         double p = MannWhitneyUTest.withDefaults().test(array(a), array(b)).getPValue();
+        p = Double.isNaN(p) ? 1 : p;   // every sample the same value on both sides: no difference at all
         double change = 100 * (Stats.median(b) - Stats.median(a)) / Stats.median(a);
         return String.format(Locale.ROOT, p < ALPHA ? "%+.1f %% | %.3f" : "~ | %2$.3f", change, p);
     }
@@ -97,41 +141,58 @@ public final class Comparison {
     }
 
     private static String summary(List<Double> v) {
-        return Fmt.num(Stats.median(v), 1) + " (" + Fmt.num(Stats.min(v), 1) + "–" + Fmt.num(Stats.max(v), 1)
-                + "), " + v.size();
+        return Fmt.estimate(Stats.interval(v), 1) + ", " + v.size();
     }
 
     private static double[] array(List<Double> v) {
         return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** @return cell key (its knobs as text) to figure column to one sample per row (repetition) */
-    static Map<String, Map<String, List<Double>>> samples(Path result) {
+    /**
+     * @param key a row's cell, e.g. {@link #cellKey} of {@link #KEY}
+     * @return cell key (its knobs as text) to its samples: one per fork (its repetitions' median) where the result
+     *         has several forks of the cell, else one per row (repetition)
+     */
+    static Map<String, Samples> samples(Path result, Function<CSVRecord, String> key) {
         Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
-        Map<String, Map<String, List<Double>>> cells = new LinkedHashMap<>();
+        Map<String, List<CSVRecord>> cells = new LinkedHashMap<>();
         try (Reader in = Files.newBufferedReader(csv)) {
-            List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)
-                    .getRecords();
-            for (CSVRecord row : rows) {
+            for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
                 if (!row.isMapped("throughput_req_per_s") || !row.isMapped("p99_ms")) {
                     throw new IllegalArgumentException(csv + " is not a results.csv of ./lab bench (no "
                             + "throughput_req_per_s or p99_ms column)");
                 }
-                String key = KEY.stream().filter(k -> row.isMapped(k) && !row.get(k).isEmpty())
-                        .map(k -> k.equals("block") || k.equals("strategy") || k.equals("profile") ? row.get(k)
-                                : k + "=" + row.get(k)).collect(Collectors.joining(" "));
-                Map<String, List<Double>> figures = cells.computeIfAbsent(key, k -> new LinkedHashMap<>());
-                // an absent figure (an empty field) is no sample, not a 0
-                FIGURES.keySet().forEach(f -> {
-                    List<Double> values = figures.computeIfAbsent(f, x -> new ArrayList<>());
-                    if (!row.get(f).isEmpty()) {
-                        values.add(Double.parseDouble(row.get(f)));
-                    }
-                });
+                cells.computeIfAbsent(key.apply(row), k -> new ArrayList<>()).add(row);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
         }
-        return cells;
+        Map<String, Samples> samples = new LinkedHashMap<>();
+        cells.forEach((cell, rows) -> samples.put(cell, samples(rows)));
+        return samples;
+    }
+
+    /** @return e.g. {@code quick scopeFork virtual concurrency=100}: the columns' values; absent ones left out */
+    static String cellKey(CSVRecord row, List<String> columns) {
+        return columns.stream().filter(k -> row.isMapped(k) && !row.get(k).isEmpty())
+                .map(k -> k.equals("block") || k.equals("strategy") || k.equals("profile") ? row.get(k)
+                        : k + "=" + row.get(k)).collect(Collectors.joining(" "));
+    }
+
+    private static Samples samples(List<CSVRecord> rows) {
+        Map<String, List<CSVRecord>> forks = rows.stream().collect(Collectors.groupingBy(
+                r -> r.isMapped("fork") ? r.get("fork") : "1", LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<Double>> figures = new LinkedHashMap<>();
+        FIGURES.keySet().forEach(f -> figures.put(f, forks.size() > 1
+                ? forks.values().stream().map(fork -> Stats.median(values(fork, f))).filter(v -> v != null).toList()
+                : values(rows, f)));
+        boolean settled = rows.stream().noneMatch(r -> r.isMapped("warmup_settled")
+                && r.get("warmup_settled").equals("false"));
+        return new Samples(figures, settled);
+    }
+
+    /** @return the column's numbers; an absent figure (an empty field) is no sample, not a 0 */
+    private static List<Double> values(List<CSVRecord> rows, String column) {
+        return rows.stream().map(r -> r.get(column)).filter(v -> !v.isEmpty()).map(Double::parseDouble).toList();
     }
 }

@@ -2,7 +2,10 @@ package lab.fanout.bench.report;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+
+import lab.fanout.bench.model.Stats;
 
 /** Number formats of the report: "n/a" for an absent figure, never 0. */
 final class Fmt {
@@ -23,6 +26,16 @@ final class Fmt {
 
     static String num(Double v, int decimals) {
         return v == null || v.isNaN() ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    /**
+     * @param decimals as {@link #num}; -1: as {@link #rate}
+     * @return e.g. {@code 482 (478–490 · 75 %)}: the median, its interval and the interval's coverage; n/a for none
+     */
+    static String estimate(Stats.Estimate e, int decimals) {
+        Function<Double, String> f = v -> decimals < 0 ? rate(v) : num(v, decimals);
+        return e.n() == 0 ? "n/a" : f.apply(e.median()) + " (" + f.apply(e.low()) + "–" + f.apply(e.high()) + " · "
+                + Math.round(100 * e.confidence()) + " %)";
     }
 
     static String pct(double v) {

@@ -108,6 +108,9 @@ public final class ResultsCsv {
         col("sent_p50_ms", r -> sentPct(r, 50));
         col("sent_p99_ms", r -> sentPct(r, 99));
         col("command", r -> r.cell.command());
+        // ./lab bench --forks: which start of the services; a warm-up stopped by its cap leaves its figures unsettled
+        col("fork", r -> r.rep.fork());
+        col("warmup_settled", r -> r.rep.warmupSettled());
     }
 
     public static List<String> header() {

@@ -64,16 +64,19 @@ public final class ResultsMarkdown {
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
     private static final List<Column> FIGURES = List.of(
-            new Column("Req./Sec. median (min–max)", r -> Fmt.rate(r.throughputMedian()) + " ("
-                    + Fmt.rate(r.throughputMin()) + "–" + Fmt.rate(r.throughputMax()) + ")"
-                    + (r.rateSustained() ? "" : " ⚠ rate not sustained")),
+            new Column("Req./Sec. median (CI · its confidence)", r -> Fmt.estimate(r.throughput(), -1)
+                    + (r.rateSustained() ? "" : " ⚠ rate not sustained")
+                    + (r.warmupSettled() ? "" : " ⚠ warm-up capped")),
             new Column("Bound (limit)", r -> Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")"),
-            new Column("Efficiency", r -> Fmt.pct(r.efficiency())),
+            new Column("Efficiency (CI)", r -> Fmt.pct(r.efficiency()) + (r.throughput().n() < 2 ? ""
+                    : " (" + Fmt.pct(r.bound().efficiency(r.throughput().low())).replace(" %", "") + "–"
+                    + Fmt.pct(r.bound().efficiency(r.throughput().high())).replace(" %", "") + ")")),
             new Column("Little's law · CPU bound", r -> Fmt.rate(r.littlesLaw().requestsPerSecond()) + " ("
                     + r.littlesLaw().limit() + ") · " + Fmt.rate(r.bound().cpuCeiling())),
             new Column("p50 / p90 / p99 / max (ms)", r -> Fmt.num(r.latencyMs(50), 0)
                     + " / " + Fmt.num(r.latencyMs(90), 0)
                     + " / " + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0)),
+            new Column("p99 (ms) median (CI · its confidence)", r -> Fmt.estimate(r.latencyEstimate(99), 0)),
             new Column("Errors", r -> Fmt.errors(r.errorCount(), r.errors())),
             new Column("Time (s)", r -> Fmt.num(r.median(rep -> rep.run().windowSeconds()), 1)),
             new Column("Peak threads platform / virtual", r -> Fmt.num(r.peak(ServerFigures::peakPlatformThreads), 0)
@@ -162,8 +165,14 @@ public final class ResultsMarkdown {
 
     static final String LEGEND = """
             How to read (details: docs/benchmarks.md in the repository):
-            - **Req./Sec.**: successful (2xx) requests per second over the window (see Time), median of the repetitions
-              (min–max in brackets).
+            - **Req./Sec.**: successful (2xx) requests per second over the window (see Time): the median with its
+              confidence interval and that interval's exact coverage, from order statistics (distribution-free; Conover
+              1999, as Go's benchstat). With one fork the samples are the repetitions, all in one start of the services
+              (the interval says nothing of the next start); with --forks N, one per fork (its repetitions' median).
+              95 % needs 6 samples; with fewer the interval is min–max and its coverage lower (3: 75 %, 5: 94 %).
+              ⚠ warm-up capped: a warm-up ended on its time cap before main-service settled; no verdict rests on it.
+            - **p99 (ms) median**: the same for the p99 of each fork (or each repetition); the p50 … max column beside
+              it is over all requests of all repetitions together.
             - **Bound**: the tighter of the two in **Little's law · CPU bound**; the limit says which resource sets it.
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,

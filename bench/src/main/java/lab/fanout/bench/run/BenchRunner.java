@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.driver.VegetaDriver;
@@ -19,6 +20,7 @@ import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.Stats;
 
 /**
  * Runs cells one after another: each on the target (restarting services only when its knobs change), with its driver
@@ -34,6 +36,7 @@ public final class BenchRunner {
     private final Path rawDir;
     private final PrintStream out;
     private final Consumer<CellResult> onCell;
+    private final int forks;
     private volatile boolean cancelled;
 
     /**
@@ -41,36 +44,58 @@ public final class BenchRunner {
      * @param openModel  the open model's driver (vegeta), for cells with a rate; null: {@code closedLoop} runs those
      *                   too
      * @param rawDir     where the drivers' own output goes, one set of files per run
-     * @param onCell     called with each finished cell (e.g. to append it to results.csv at once)
+     * @param onCell     called with each finished cell and fork (e.g. to append it to results.csv at once)
+     * @param forks      how many fresh starts of the services every cell runs in (JMH's forks): the cells run in
+     *                   rounds, each after a restart, so that a slow start or a drifting machine hits every cell alike
      */
     public BenchRunner(Target target, LoadDriver closedLoop, LoadDriver openModel, Path rawDir, PrintStream out,
-                       Consumer<CellResult> onCell) {
+                       Consumer<CellResult> onCell, int forks) {
         this.target = target;
         this.closedLoop = closedLoop;
         this.openModel = openModel;
         this.rawDir = rawDir;
         this.out = out;
         this.onCell = onCell;
+        this.forks = forks;
     }
 
-    /** @return the finished cells, all of them unless cancelled */
+    /** @return the finished cells (each with its forks' repetitions), all of them unless cancelled */
     public List<CellResult> run(List<Cell> cells) throws InterruptedException {
         List<CellResult> done = new ArrayList<>();
-        Eta eta = new Eta(cells, target::restartsBetween);
-        for (int i = 0; i < cells.size() && !cancelled; i++) {
-            Cell cell = cells.get(i);
-            out.printf("[%d/%d] %s%n", i + 1, cells.size(), cell.label());
-            CellResult result = runCell(i + 1, cell, i == 0 || target.restartsBetween(cells.get(i - 1), cell) > 0);
+        List<Cell> all = rounds(cells, forks);
+        Eta eta = new Eta(all, target::restartsBetween);
+        for (int i = 0; i < all.size() && !cancelled; i++) {
+            Cell cell = all.get(i);
+            int fork = i / cells.size() + 1;
+            int index = i % cells.size() + 1;
+            if (index == 1 && fork > 1) {
+                out.printf("fork %d of %d: the services start afresh%n", fork, forks);
+                target.restart();
+            }
+            String step = String.format(Locale.ROOT, "[%d/%d]%s", i + 1, all.size(),
+                    forks > 1 ? " fork " + fork + "/" + forks : "");
+            out.printf("%s %s%n", step, cell.label());
+            boolean fresh = index == 1 || target.restartsBetween(cells.get(index - 2), cell) > 0;
+            CellResult result = runCell(index, cell, fresh, fork);
             if (result == null) {
                 break;
             }
-            done.add(result);
             onCell.accept(result);
+            if (fork == 1) {
+                done.add(result);
+            } else {
+                done.set(index - 1, done.get(index - 1).merge(result));
+            }
             eta.done(i);
-            out.printf("[%d/%d] %s | %s elapsed, ETA %s%n", i + 1, cells.size(), summary(result),
-                    Eta.format(eta.elapsed()), Eta.format(eta.remaining()));
+            out.printf("%s %s | %s elapsed, ETA %s%n", step, summary(result), Eta.format(eta.elapsed()),
+                    Eta.format(eta.remaining()));
         }
         return done;
+    }
+
+    /** @return the cells in the order they run: all of them once per fork */
+    public static List<Cell> rounds(List<Cell> cells, int forks) {
+        return IntStream.range(0, forks).boxed().flatMap(f -> cells.stream()).toList();
     }
 
     /** Stops the run in progress; {@link #run} returns the cells finished before. */
@@ -87,20 +112,22 @@ public final class BenchRunner {
     }
 
     /** @param fresh main-service has just (re)started; @return the cell's result, null when cancelled */
-    private CellResult runCell(int index, Cell cell, boolean fresh) throws InterruptedException {
+    private CellResult runCell(int index, Cell cell, boolean fresh, int fork) throws InterruptedException {
         Deployment d = target.prepare(cell);
         LoadDriver driver = driverFor(cell);
-        String id = cell.id(index);
+        String id = cell.id(index) + (forks > 1 ? "-fork" + fork : "");
         Warmup.Drive drive = (load, suffix) -> drive(driver, load, rawDir.resolve(id + suffix));
         Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores());
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
-        DriverRun last = Warmup.run(cell, warmup, fresh, scraper, drive, out);
+        Warmup.Warmed warmed = Warmup.run(cell, warmup, fresh, scraper, drive, out);
+        DriverRun last = warmed == null ? null : warmed.last();
         List<Repetition> reps = new ArrayList<>();
         for (int r = 1; last != null && r <= cell.repetitions(); r++) {
             // sized from the run just before, so a rate still rising after the warm-up does not shrink every run
-            Repetition rep = measure(r, new Load(warmup.url(), cell.concurrency(), requests(cell, last), null,
-                    cell.ratePerSecond(), cell.timeoutSeconds()), scraper, drive);
+            Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
+                    cell.timeoutSeconds());
+            Repetition rep = measure(new Run(r, fork, warmed.settled()), load, scraper, drive);
             if (rep == null) {
                 return null;
             }
@@ -118,15 +145,20 @@ public final class BenchRunner {
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));
     }
 
+    /** Which repetition of which fork, after a warm-up that settled or not. */
+    private record Run(int index, int fork, boolean warmupSettled) {
+    }
+
     /** One repetition with main-service scraped and every process's CPU read around it; null when cancelled. */
-    private Repetition measure(int index, Load load, Scraper scraper, Warmup.Drive drive) throws InterruptedException {
+    private Repetition measure(Run which, Load load, Scraper scraper, Warmup.Drive drive) throws InterruptedException {
         MachineCpu before = MachineCpu.now(target.servicePids());
         Scraper.Sampling sampling = scraper.start();
-        DriverRun run = drive.run(load, "-rep" + index);
+        DriverRun run = drive.run(load, "-rep" + which.index());
         ServerFigures server = sampling.stop();
         MachineCpu after = MachineCpu.now(target.servicePids());
-        return run == null ? null : new Repetition(index, load, run, server, MachineCpu.busyPercent(before, after),
-                MachineCpu.othersPercent(before, after), MachineCpu.secondsByProcess(before, after));
+        return run == null ? null : new Repetition(which.index(), load, run, server,
+                MachineCpu.busyPercent(before, after), MachineCpu.othersPercent(before, after),
+                MachineCpu.secondsByProcess(before, after), which.fork(), which.warmupSettled());
     }
 
     /** @return the run, or null when the bench was cancelled (the tool's cut-short output is no failure then) */
@@ -156,10 +188,12 @@ public final class BenchRunner {
                 : Math.round(r.median(Repetition::machineBusyPercent)) + "%"
                         + (r.median(Repetition::othersCpuPercent) == null ? ""
                                 : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)");
+        Stats.Estimate x = r.throughput();
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors,"
-                        + " machine CPU %s%s", r.cell().label(), r.throughputMedian(), r.throughputMin(),
-                r.throughputMax(), r.bound().requestsPerSecond(), r.bound().limit(), Double.isNaN(r.efficiency())
+                        + " machine CPU %s%s%s", r.cell().label(), x.median(), x.low(), x.high(),
+                r.bound().requestsPerSecond(), r.bound().limit(), Double.isNaN(r.efficiency())
                         ? "n/a" : Math.round(100 * r.efficiency()) + "%", r.latencyMs(99), r.errorCount(), cpu,
-                r.rateSustained() ? "" : ", RATE NOT SUSTAINED") + model;
+                r.rateSustained() ? "" : ", RATE NOT SUSTAINED",
+                r.warmupSettled() ? "" : ", WARM-UP CAPPED") + model;
     }
 }

@@ -87,6 +87,12 @@ public final class LocalTarget implements Target {
     }
 
     @Override
+    public void restart() {
+        close();
+        system = null;
+    }
+
+    @Override
     public void close() {
         if (system != null) {
             system.close();

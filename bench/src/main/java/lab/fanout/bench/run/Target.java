@@ -32,6 +32,15 @@ public interface Target extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * Stops the services so that the next {@link #prepare} starts them afresh: a new fork.
+     *
+     * @throws UnsupportedOperationException for services the harness did not start
+     */
+    default void restart() {
+        throw new UnsupportedOperationException(describe() + ": the harness cannot start these services afresh");
+    }
+
     /** Stops what the target started; nothing for an existing deployment. */
     @Override
     void close();

@@ -29,6 +29,10 @@ final class Warmup {
         DriverRun run(Load load, String fileSuffix) throws InterruptedException;
     }
 
+    /** The last warm-up run, and whether main-service had settled ({@link #steady}) or the time cap ended it. */
+    record Warmed(DriverRun last, boolean settled) {
+    }
+
     private Warmup() {
     }
 
@@ -40,9 +44,9 @@ final class Warmup {
 
     /**
      * @param fresh main-service has just (re)started
-     * @return the last warm-up run, or null when cancelled
+     * @return the last warm-up run and how it ended, or null when cancelled
      */
-    static DriverRun run(Cell cell, Load load, boolean fresh, Scraper scraper, Drive drive, PrintStream out)
+    static Warmed run(Cell cell, Load load, boolean fresh, Scraper scraper, Drive drive, PrintStream out)
             throws InterruptedException {
         long start = System.nanoTime();
         int maxSeconds = (fresh ? 3 : 1) * maxWarmupSeconds();
@@ -66,7 +70,7 @@ final class Warmup {
                     out.printf("  warm-up stopped at its %d s limit before it settled (JIT: %s ms in the last run):"
                             + " the figures may still be rising%n", maxSeconds, ms(jit));
                 }
-                return last;
+                return new Warmed(last, settled);
             }
             before = last;
         }

@@ -42,7 +42,7 @@ class ComparisonTest {
         String md = Comparison.render(csv, csv);
         assertThat(md.lines().skip(2)).hasSize(2).allMatch(line -> line.contains("| ~ | "));
         assertThat(md).contains("| quick scopeFork virtual concurrency=100 latency_ms=200 | req/s | "
-                + "482.5 (478.0–490.0), 4 | 482.5 (478.0–490.0), 4 | ~ | 1.000 |");
+                + "482.5 (478.0–490.0 · 88 %), 4 | 482.5 (478.0–490.0 · 88 %), 4 | ~ | 1.000 |");
     }
 
     @Test
@@ -52,6 +52,47 @@ class ComparisonTest {
         assertThatThrownBy(() -> Comparison.render(a, b)).hasMessageContaining("no cell is in both");
         assertThatThrownBy(() -> Comparison.render(a, Files.writeString(dir.resolve("c.csv"), "x,y\n1,2\n")))
                 .hasMessageContaining("is not a results.csv of ./lab bench");
+    }
+
+    @Test
+    void withForksTheSamplesAreTheForksMediansAndACappedWarmUpGetsNoVerdict(@TempDir Path dir) throws IOException {
+        // 4 forks of 3 repetitions: the samples are 4 medians, 100..103 against 110..113: 4 + 4 can reach p < 0.05
+        StringBuilder a = new StringBuilder(FORK_HEADER);
+        StringBuilder b = new StringBuilder(FORK_HEADER);
+        for (int fork = 1; fork <= 4; fork++) {
+            for (int rep = 0; rep < 3; rep++) {
+                a.append(forkRow("scopeFork", 100 + fork - 1 + rep * 0.1, fork, true));
+                b.append(forkRow("scopeFork", 110 + fork - 1 + rep * 0.1, fork, true));
+            }
+        }
+        Path left = Files.writeString(dir.resolve("a.csv"), a);
+        String md = Comparison.render(left, Files.writeString(dir.resolve("b.csv"), b));
+        assertThat(md).contains("| req/s | 101.6 (100.1–103.1 · 88 %), 4 | 111.6 (110.1–113.1 · 88 %), 4 | +9.8 % |");
+        Path capped = Files.writeString(dir.resolve("c.csv"), b.toString().replaceFirst(",true\n", ",false\n"));
+        assertThat(Comparison.render(left, capped)).contains("| ⚠ warm-up capped | no verdict |")
+                .doesNotContain("+9.8 %");
+    }
+
+    @Test
+    void byStrategyComparesEachStrategyWithTheFirstWithinOneResult(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder(FORK_HEADER);
+        for (int rep = 0; rep < 6; rep++) {
+            csv.append(forkRow("scopeFork", 400 + rep, 1, true)).append(forkRow("sequential", 150 + rep, 1, true))
+                    .append(forkRow("reactive", 402 + rep, 1, true));
+        }
+        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv));
+        assertThat(md).contains("| quick virtual concurrency=100: scopeFork → sequential | req/s |")
+                .contains("| -62.1 % | 0.002 |").doesNotContain("NaN")
+                .containsPattern("scopeFork → reactive \\| req/s \\| .* \\| ~ \\| ");
+        assertThatThrownBy(() -> Comparison.renderBy(Files.writeString(dir.resolve("one.csv"),
+                FORK_HEADER + forkRow("scopeFork", 1, 1, true)))).hasMessageContaining("with two strategies");
+    }
+
+    static final String FORK_HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
+            + "warmup_settled\n";
+
+    static String forkRow(String strategy, double throughput, int fork, boolean settled) {
+        return "quick," + strategy + ",virtual,100," + throughput + ",20," + fork + "," + settled + "\n";
     }
 
     /** A results.csv with the key columns and one row per repetition. */

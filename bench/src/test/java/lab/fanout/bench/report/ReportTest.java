@@ -89,11 +89,12 @@ class ReportTest {
     void markdownShowsVaryingKnobsAsColumnsAndAbsentFiguresAsNa() {
         String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(),
                 Map.of("pool", List.of("pool-throughput.png")), false);
-        assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (min–max) | Bound (limit)"
-                        + " | Efficiency")
+        assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (CI · its confidence) |"
+                        + " Bound (limit) | Efficiency (CI)")
                 .contains("Tomcat Thread Count  : 10").doesNotContain("Http Conn. Pool Size :")
-                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480)"
-                        + " | 500 (clients) | 96 % | 500 (clients) · n/a | 200 / 250 / 250 / 250 | 9 (HTTP 503: 9)")
+                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480 · 75 %)"
+                        + " | 500 (clients) | 96 % (96–96) | 500 (clients) · n/a | 200 / 250 / 250 / 250"
+                        + " | 250 (250–250 · 75 %) | 9 (HTTP 503: 9)")
                 // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why
                 .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | 97 % (n/a %) |")
                 .contains(ResultsMarkdown.CPU_UNKNOWN)
@@ -114,7 +115,7 @@ class ReportTest {
                 r.heapAfterBytes(), r.command());
         String md = ResultsMarkdown.render("t", List.of(), List.of(r), Map.of(), false);
         assertThat(md).contains("| " + ResultsMarkdown.CPU_COLUMN + " |")
-                .contains("| 480 (480–480) | 952 (CPU) | 50 % | 3333 (pool) · 952 |")
+                .contains("| 480 (480–480 · 75 %) | 952 (CPU) | 50 % (50–50) | 3333 (pool) · 952 |")
                 .contains("| 1.00 · 0.20 / 0.25 / 0.30 · 0.35 |")
                 .doesNotContain(ResultsMarkdown.CPU_UNKNOWN);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");

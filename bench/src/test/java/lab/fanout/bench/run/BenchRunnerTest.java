@@ -1,13 +1,23 @@
 package lab.fanout.bench.run;
 
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeMap;
 
+import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.Strategy;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,11 +82,88 @@ class BenchRunnerTest {
     void cellsWithARateRunOnTheOpenModelsDriverTheOthersOnTheClosedLoops() {
         var hey = new lab.fanout.bench.driver.HeyDriver();
         var vegeta = new lab.fanout.bench.driver.VegetaDriver(java.util.Optional.of(java.nio.file.Path.of("vegeta")));
-        BenchRunner runner = new BenchRunner(null, hey, vegeta, java.nio.file.Path.of("raw"), System.out, r -> { });
+        BenchRunner runner = new BenchRunner(null, hey, vegeta, java.nio.file.Path.of("raw"), System.out, r -> { },
+                1);
         assertThat(runner.driverFor(cell(1000, null, null))).isSameAs(hey);
         assertThat(runner.driverFor(cell(null, 5, 200.0))).isSameAs(vegeta);
         // without an open-model driver a rate falls back to the closed loop's, hey -q
-        BenchRunner heyOnly = new BenchRunner(null, hey, null, java.nio.file.Path.of("raw"), System.out, r -> { });
+        BenchRunner heyOnly = new BenchRunner(null, hey, null, java.nio.file.Path.of("raw"), System.out, r -> { },
+                1);
         assertThat(heyOnly.driverFor(cell(null, 5, 200.0))).isSameAs(hey);
+    }
+
+    @Test
+    void forksRunTheCellsInRoundsEachAfterAFreshStartAndKeepEveryForksRepetitions(@TempDir Path raw)
+            throws InterruptedException {
+        List<String> events = new ArrayList<>();
+        Target target = new Target() {
+            @Override
+            public Deployment prepare(Cell cell) {
+                events.add("prepare " + cell.concurrency());
+                return new Deployment("virtual", true, 200, 500, 500, 1, 2, 200);
+            }
+
+            @Override
+            public URI url(Cell cell) {
+                return URI.create("http://127.0.0.1:9/orders");
+            }
+
+            @Override
+            public URI mainManagementUrl() {
+                return URI.create("http://127.0.0.1:9");   // the discard port: nothing answers, no figures scraped
+            }
+
+            @Override
+            public String describe() {
+                return "fake";
+            }
+
+            @Override
+            public int restartsBetween(Cell previous, Cell next) {
+                return 0;
+            }
+
+            @Override
+            public void restart() {
+                events.add("restart");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        LoadDriver steady = new LoadDriver("fake", "", ".out") {
+            @Override
+            public List<String> command(Load load, Path base) {
+                return List.of("fake");
+            }
+
+            @Override
+            protected DriverRun parse(Load load, Path base) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public DriverRun run(Load load, Path base) {
+                return new DriverRun(load.concurrency(), 400, 400, new TreeMap<>(), 1, new Histogram(3));
+            }
+        };
+        List<CellResult> appended = new ArrayList<>();
+        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
+                2, 20);
+        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
+                null, 1, 2, 20);
+        List<CellResult> results = new BenchRunner(target, steady, null, raw, System.out, appended::add, 3)
+                .run(List.of(ten, twenty));
+
+        assertThat(events).containsExactly("prepare 10", "prepare 20", "restart", "prepare 10", "prepare 20",
+                "restart", "prepare 10", "prepare 20");
+        assertThat(appended).hasSize(6).allMatch(r -> r.forks() == 1 && r.repetitions().size() == 2);
+        assertThat(results).hasSize(2);
+        assertThat(results.getFirst().cell()).isEqualTo(ten);
+        assertThat(results.getFirst().forks()).isEqualTo(3);
+        assertThat(results.getFirst().repetitions()).extracting(Repetition::fork).containsExactly(1, 1, 2, 2, 3, 3);
+        assertThat(results.getFirst().samples(r -> r.run().throughput())).hasSize(3);
+        assertThat(results.getFirst().warmupSettled()).isTrue();
     }
 }
