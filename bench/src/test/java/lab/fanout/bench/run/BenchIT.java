@@ -59,17 +59,24 @@ class BenchIT {
         System.setProperty("lab.repo", REPO.toString());
         System.setProperty("lab.maxWarmupSeconds", "2");   // a tiny load may never let the JIT settle
 
-        // --own-services: never reuse or stop a developer's ./lab up; --jvm-option: it reaches main-service (gh-13)
+        // --own-services: never reuse or stop a developer's ./lab up; --jvm-option: it reaches main-service (gh-13);
+        // --forks 2: both cells, a fresh start of the services, both cells again
         int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
-                "--own-services", "--jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=3");
+                "--own-services", "--jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=3",
+                "--forks", "2");
 
         assertThat(exit).isZero();
         List<CSVRecord> rows;
         try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
             rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
         }
-        assertThat(rows).hasSize(6);
+        assertThat(rows).hasSize(12);
         assertThat(rows.getFirst().toMap().keySet()).containsExactlyElementsOf(ResultsCsv.header());
+        assertThat(rows).extracting(r -> r.get("fork")).containsExactly("1", "1", "1", "1", "1", "1", "2", "2", "2",
+                "2", "2", "2");
+        assertThat(rows).extracting(r -> r.get("warmup_settled")).allMatch(v -> v.equals("true") || v.equals("false"));
+        // each fork's main-service was a new process, on new free ports from the OS
+        assertThat(port(rows.get(6))).isNotEqualTo(port(rows.getFirst()));
         assertThat(rows).extracting(r -> r.get("strategy")).containsOnly("scopeFork", "sequential");
         assertThat(rows).allSatisfy(r -> {
             assertThat(r.get("latency_ms")).isEqualTo("50");
@@ -96,7 +103,8 @@ class BenchIT {
         });
         String md = Files.readString(out.resolve("results.md"));
         assertThat(md).contains("| ScopeFork | StructuredTaskScope |").contains("| Sequential |  |")
-                .contains("Bound (limit)").contains("Machine: ").contains("![tiny-throughput.png]");
+                .contains("Bound (limit)").contains("Machine: ").contains("![tiny-throughput.png]")
+                .contains("Forks: 2 (each cell in 2 fresh starts of the services");
         for (String png : List.of("tiny-throughput.png", "tiny-latency.png", "tiny-efficiency.png")) {
             assertThat(out.resolve(png)).isNotEmptyFile();
         }
@@ -104,8 +112,13 @@ class BenchIT {
                 .contains("cpu_model: ", "cores: ", "git_commit: ", "jdk: ");
         assertThat(out.resolve("logs/main-service.log")).isNotEmptyFile();
         // the harness stopped what it started
-        int mainPort = URI.create(rows.getFirst().get("command").replaceAll(".*'(http[^']+)'.*", "$1")).getPort();
+        int mainPort = port(rows.getLast());
         assertThat(Ports.isFree(mainPort)).as("main-service port %d free after the run", mainPort).isTrue();
+    }
+
+    /** @return the port main-service's load went to, from the row's driver command */
+    private static int port(CSVRecord row) {
+        return URI.create(row.get("command").replaceAll(".*'(http[^']+)'.*", "$1")).getPort();
     }
 
     private static long transport(String kinds) {
