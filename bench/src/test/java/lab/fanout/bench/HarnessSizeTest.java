@@ -10,15 +10,16 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 25 asks for a harness in proportion: bench/src/main at most 4,800 lines. Until it gets there this is a
- * ratchet at the size it has reached, so that the harness cannot grow back unnoticed: lower {@link #LIMIT} when it
- * shrinks; raise it only with the reason in the commit.
+ * A ratchet on the harness's size, so that it cannot grow unnoticed: lower {@link #LIMIT} when it shrinks; raise it
+ * only for a feature, with the reason here and in the commit. Issue 25's goal of 4,800 lines was set aside in
+ * session 12 (its note says why: the duplication it was a proxy for is gone, and what remains is documented code
+ * for features the later issues asked for); this guard stayed.
  */
 class HarnessSizeTest {
 
-    static final int GOAL = 4_800;
-    // 6,550 until issue 27 added the tail preset (Tail, the queries axis, the tail columns) and ./lab up --breaker
-    static final int LIMIT = 6_735;
+    // 6,550 until issue 27 added the tail preset (Tail, the queries axis, the tail columns) and ./lab up --breaker;
+    // 6,735 until issue 24 (./lab compare, --forks, intervals: +476) and issue 23's memory figures (+257)
+    static final int LIMIT = 7_468;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {
@@ -28,6 +29,6 @@ class HarnessSizeTest {
                 lines += Files.readAllLines(file).size();
             }
         }
-        assertThat(lines).as("lines of bench/src/main/java (goal %d)", GOAL).isLessThanOrEqualTo(LIMIT);
+        assertThat(lines).as("lines of bench/src/main/java").isLessThanOrEqualTo(LIMIT);
     }
 }

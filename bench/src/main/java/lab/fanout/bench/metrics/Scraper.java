@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.system.Http;
 
@@ -53,7 +54,16 @@ public final class Scraper {
 
     /** @return a running sampler; {@link Sampling#stop()} ends it */
     public Sampling start() {
-        return new Sampling();
+        return new Sampling(null, null);
+    }
+
+    /**
+     * @param pid        main-service's process, for RSS and OS threads from /proc (null: a remote one)
+     * @param snapshotAt when to take the memory snapshot ({@link Footprint#snapshot}) after the start; null: none
+     * @return a running sampler; {@link Sampling#stop()} ends it
+     */
+    public Sampling start(Long pid, Duration snapshotAt) {
+        return new Sampling(pid, snapshotAt);
     }
 
     /** @return heap in use now, bytes ({@code jvm_memory_used_bytes{area="heap"}}), or null */
@@ -69,18 +79,36 @@ public final class Scraper {
         private final long startNanos = System.nanoTime();
         private final Exposition first;
         private final Double[] peaks = new Double[PEAKS.size()];   // null while a series was never present
+        private final Long pid;
+        private Double peakRss;
+        private Double peakOsThreads;
+        private Memory.Snapshot snapshot;
         private double usageSum;
         private int usageCount;
         private int scrapes;
 
-        private Sampling() {
+        private Sampling(Long pid, Duration snapshotAt) {
+            this.pid = pid;
             first = scrape().orElse(null);
             record(first);
             timer.scheduleWithFixedDelay(() -> scrape().ifPresent(this::record), PERIOD.toMillis(), PERIOD.toMillis(),
                     TimeUnit.MILLISECONDS);
+            if (pid != null && snapshotAt != null) {
+                timer.schedule(() -> {
+                    Memory.Snapshot s = Footprint.snapshot(pid).orElse(null);
+                    synchronized (this) {
+                        snapshot = s;
+                    }
+                }, snapshotAt.toMillis(), TimeUnit.MILLISECONDS);
+            }
         }
 
         private synchronized void record(Exposition e) {
+            double[] proc = pid == null ? null : Footprint.rssAndThreads(pid);
+            if (proc != null) {
+                peakRss = peakRss == null ? proc[0] : Math.max(peakRss, proc[0]);
+                peakOsThreads = peakOsThreads == null ? proc[1] : Math.max(peakOsThreads, proc[1]);
+            }
             if (e == null) {
                 return;
             }
@@ -111,7 +139,7 @@ public final class Scraper {
             synchronized (this) {
                 record(last);
                 return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes,
-                        increase(last, "fanout_hedges_sent_total"));
+                        increase(last, "fanout_hedges_sent_total"), new Memory(peakRss, peakOsThreads, snapshot));
             }
         }
 

@@ -145,6 +145,16 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.median(each(figure));
     }
 
+    /** @return a memory figure's median over the repetitions ({@link Memory}: MiB, threads), null when absent */
+    public Double memory(Function<Memory, Double> figure) {
+        return median(r -> figure.apply(r.server().memory()));
+    }
+
+    /** @return the mid-run snapshot's heap after GC + committed stacks, MiB, median of the repetitions, or null */
+    public Double liveMiB() {
+        return memory(m -> m.snapshot() == null ? null : m.snapshot().liveMiB());
+    }
+
     /** @return the largest value of one of main-service's figures over the repetitions, null when absent from all */
     public Double peak(Function<ServerFigures, Double> figure) {
         return Stats.max(each(r -> figure.apply(r.server())));

@@ -25,7 +25,8 @@ public final class JvmOptions {
 
     /**
      * @return {@code options}, unchanged
-     * @throws IllegalArgumentException for the first option that is not a -D, -X or -XX: option, saying how to write it
+     * @throws IllegalArgumentException for the first option that is not a -D, -X or -XX: option, saying how to write
+     *                                  it; for Native Memory Tracking without a fixed heap (-Xms = -Xmx)
      */
     public static List<String> validated(List<String> options) {
         for (String o : options) {
@@ -49,7 +50,19 @@ public final class JvmOptions {
                 throw new IllegalArgumentException("'" + o + "' is not a JVM option the lab passes: " + HOW);
             }
         }
+        if (options.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking=")) && !fixedHeap(options)) {
+            // a heap free to grow makes RSS and "heap after GC" measure its growth, not the requests in flight
+            throw new IllegalArgumentException("memory figures need a fixed heap: with -XX:NativeMemoryTracking give"
+                    + " -Xms and -Xmx the same value in the same options, e.g. -Xms1g -Xmx1g");
+        }
         return List.copyOf(options);
+    }
+
+    /** @return whether the last -Xms and the last -Xmx are given and equal */
+    private static boolean fixedHeap(List<String> options) {
+        Optional<String> min = options.reversed().stream().filter(o -> o.startsWith("-Xms")).findFirst();
+        Optional<String> max = options.reversed().stream().filter(o -> o.startsWith("-Xmx")).findFirst();
+        return min.isPresent() && max.isPresent() && min.get().substring(4).equals(max.get().substring(4));
     }
 
     /** @return the common pool's parallelism these options set, if they do (the last one wins, as in the JVM) */

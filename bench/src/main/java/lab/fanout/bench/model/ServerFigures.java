@@ -15,13 +15,15 @@ package lab.fanout.bench.model;
  * @param scrapes             successful scrapes (every second): peaks between scrapes can be missed
  * @param hedgesSent          second copies of slow calls sent during the run ({@code fanout_hedges_sent_total}'s
  *                            increase), or null when a scrape failed
+ * @param memory              its RSS, OS threads and (with Native Memory Tracking) heap and stacks meanwhile
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
-                            Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent) {
+                            Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory) {
 
     /** Figures of a run without hedging. */
     public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
                          Double peakPoolPending, Double cpuSeconds, int scrapes) {
-        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, null);
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, null,
+                Memory.NONE);
     }
 }

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
@@ -111,6 +112,12 @@ public final class ResultsCsv {
         // ./lab bench --forks: which start of the services; a warm-up stopped by its cap leaves its figures unsettled
         col("fork", r -> r.rep.fork());
         col("warmup_settled", r -> r.rep.warmupSettled());
+        // main-service's memory (issue 23): /proc every scrape; heap and stacks mid-run with NativeMemoryTracking
+        col("rss_peak_mib", r -> r.rep.server().memory().peakRssMiB());
+        col("os_threads_peak", r -> r.rep.server().memory().peakOsThreads());
+        col("heap_after_gc_mib", r -> snapshot(r, Memory.Snapshot::heapAfterGcMiB));
+        col("thread_stacks_committed_mib", r -> snapshot(r, Memory.Snapshot::stackCommittedMiB));
+        col("thread_stacks_reserved_mib", r -> snapshot(r, Memory.Snapshot::stackReservedMiB));
     }
 
     public static List<String> header() {
@@ -146,6 +153,11 @@ public final class ResultsCsv {
 
     private static void col(String name, Function<Row, Object> value) {
         COLUMNS.put(name, value);
+    }
+
+    private static Double snapshot(Row r, Function<Memory.Snapshot, Double> figure) {
+        Memory.Snapshot s = r.rep.server().memory().snapshot();
+        return s == null ? null : figure.apply(s);
     }
 
     /** @return the percentile in ms; empty when the repetition has no answer */

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Tail;
@@ -61,6 +62,12 @@ public final class ResultsMarkdown {
                     + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(99.9), 0)),
             new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
 
+    /** Native Memory Tracking's mid-run snapshot, for cells whose main-service runs with it. */
+    private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB)",
+            r -> Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().heapAfterGcMiB()), 1) + " · "
+                    + Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().stackCommittedMiB()), 1)
+                    + " / " + Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().stackReservedMiB()), 0));
+
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
     private static final List<Column> FIGURES = List.of(
@@ -88,6 +95,8 @@ public final class ResultsMarkdown {
                     + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
             new Column("Heap after (MB)",
                     r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
+            new Column("RSS peak (MiB) · OS threads peak", r -> Fmt.num(r.peak(f -> f.memory().peakRssMiB()), 0)
+                    + " · " + Fmt.num(r.peak(f -> f.memory().peakOsThreads()), 0)),
             new Column("Machine CPU (others)", r -> Fmt.num(r.median(Repetition::machineBusyPercent), 0) + " % ("
                     + Fmt.num(r.median(Repetition::othersCpuPercent), 0) + " %)"));
 
@@ -141,11 +150,36 @@ public final class ResultsMarkdown {
             columns.addAll(2 + varying.size(), TAIL);
         }
         columns.addAll(FIGURES);
+        if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
+            columns.add(SNAPSHOT);
+        }
         cells.stream()
                 .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
                 .forEach((profile, rows) -> table(md, profile, rows, columns));
+        memorySlopes(md, cells);
         charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
+    }
+
+    /** Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight. */
+    private static void memorySlopes(StringBuilder md, List<CellResult> cells) {
+        Map<String, List<CellResult>> series = cells.stream().filter(r -> r.liveMiB() != null && r.cell()
+                .ratePerSecond() == null).collect(Collectors.groupingBy(r -> r.cell().strategy().shortName() + " / "
+                + r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
+        List<String> lines = new ArrayList<>();
+        series.forEach((name, rows) -> {
+            Double slope = Memory.slopeKiB(rows.stream().map(r -> new double[] {r.cell().concurrency(),
+                    r.liveMiB()}).toList());
+            if (slope != null) {
+                lines.add("- " + name + ": " + Fmt.num(slope, 1) + " KiB per request in flight (" + rows.size()
+                        + " concurrencies)");
+            }
+        });
+        if (!lines.isEmpty()) {
+            md.append("\nMemory per request in flight: the least-squares slope of heap after GC + committed thread"
+                    + " stacks against the clients (each holds one request in flight), the JVM's fixed memory left"
+                    + " out:\n\n").append(String.join("\n", lines)).append('\n');
+        }
     }
 
     private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Column> columns) {
@@ -208,6 +242,10 @@ public final class ResultsMarkdown {
             - **CPU ms/req**: each process's CPU (utime + stime, /proc/<pid>/stat, from just before the driver starts to
               just after it ends) ÷ the answered requests, any status; for a downstream that is per call (each answer
               made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.
+            - **RSS peak · OS threads peak**: main-service's resident memory and its OS threads (/proc/pid/status,
+              every second). **Heap after GC · stacks committed / reserved** (main-service with
+              -XX:NativeMemoryTracking=summary and a fixed heap): mid-run, after a full GC (jcmd GC.run), the heap in
+              use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap.
             - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
               not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
               i.e. someone else's work.

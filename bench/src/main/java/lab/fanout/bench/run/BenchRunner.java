@@ -2,6 +2,7 @@ package lab.fanout.bench.run;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +11,7 @@ import java.util.stream.IntStream;
 
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.driver.VegetaDriver;
+import lab.fanout.bench.metrics.Footprint;
 import lab.fanout.bench.metrics.MachineCpu;
 import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.model.Bound;
@@ -20,6 +22,7 @@ import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
 
 /**
@@ -127,7 +130,8 @@ public final class BenchRunner {
             // sized from the run just before, so a rate still rising after the warm-up does not shrink every run
             Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
                     cell.timeoutSeconds());
-            Repetition rep = measure(new Run(r, fork, warmed.settled()), load, scraper, drive);
+            Repetition rep = measure(new Run(r, fork, warmed.settled(), snapshotAt(d, load, last)), load, scraper,
+                    drive);
             if (rep == null) {
                 return null;
             }
@@ -145,14 +149,27 @@ public final class BenchRunner {
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));
     }
 
-    /** Which repetition of which fork, after a warm-up that settled or not. */
-    private record Run(int index, int fork, boolean warmupSettled) {
+    /** Which repetition of which fork, after a warm-up that settled or not; when to read the memory, or null. */
+    private record Run(int index, int fork, boolean warmupSettled, Duration snapshotAt) {
+    }
+
+    /**
+     * @return half-way through the run ahead, judged from the run before, when main-service runs with Native Memory
+     *         Tracking ({@link Footprint#NMT}); else null: no memory snapshot, whose full GC would cost the run
+     */
+    static Duration snapshotAt(Deployment d, Load load, DriverRun before) {
+        if (!d.jvm().options().contains(Footprint.NMT) || before.answeredPerSecond() <= 0) {
+            return null;
+        }
+        double seconds = load.requests() != null ? load.requests() / before.answeredPerSecond()
+                : load.durationSeconds();
+        return Duration.ofMillis(Math.round(500 * seconds));
     }
 
     /** One repetition with main-service scraped and every process's CPU read around it; null when cancelled. */
     private Repetition measure(Run which, Load load, Scraper scraper, Warmup.Drive drive) throws InterruptedException {
         MachineCpu before = MachineCpu.now(target.servicePids());
-        Scraper.Sampling sampling = scraper.start();
+        Scraper.Sampling sampling = scraper.start(target.servicePids().get(ServiceDefaults.MAIN), which.snapshotAt());
         DriverRun run = drive.run(load, "-rep" + which.index());
         ServerFigures server = sampling.stop();
         MachineCpu after = MachineCpu.now(target.servicePids());

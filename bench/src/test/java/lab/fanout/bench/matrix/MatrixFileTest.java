@@ -29,7 +29,18 @@ class MatrixFileTest {
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
-                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, faults]");
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, faults]");
+    }
+
+    @Test
+    void footprintPresetHoldsUpTo10000InFlightWithAFixedHeapAndNativeMemoryTracking() {
+        List<Cell> footprint = MatrixFile.preset("footprint").cells();
+        assertThat(footprint).hasSize(30).allMatch(c -> c.jvmOptions().equals(List.of("-Xms2g", "-Xmx2g",
+                "-XX:NativeMemoryTracking=summary")) && c.latencyMs() == 2000 && c.tomcatThreads() == 10_000);
+        // pid_max 32,768 here: thread-per-task's 3 threads per request stop it at 3,000 in flight
+        assertThat(footprint).filteredOn(c -> c.strategy() == Strategy.THREAD_PER_TASK).extracting(Cell::concurrency)
+                .containsOnly(100, 1000, 3000);
+        assertThat(footprint).extracting(Cell::concurrency).contains(10_000);
     }
 
     @Test

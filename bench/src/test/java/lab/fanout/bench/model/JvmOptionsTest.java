@@ -60,4 +60,13 @@ class JvmOptionsTest {
                 .isEqualTo("-Xmx1g carriers parallelism=2");
         assertThat(JvmOptions.label(List.of())).isEmpty();
     }
+
+    @Test
+    void nativeMemoryTrackingNeedsAFixedHeap() {
+        assertThatThrownBy(() -> JvmOptions.validated(List.of("-XX:NativeMemoryTracking=summary", "-Xmx1g")))
+                .hasMessageContaining("memory figures need a fixed heap").hasMessageContaining("-Xms1g -Xmx1g");
+        assertThatThrownBy(() -> JvmOptions.validated(List.of("-Xms512m", "-Xmx1g",
+                "-XX:NativeMemoryTracking=summary"))).hasMessageContaining("fixed heap");
+        assertThat(JvmOptions.validated(List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary"))).hasSize(3);
+    }
 }

@@ -88,4 +88,13 @@ class StatsTest {
         assertThat(List.of(e.low(), e.high())).containsExactly(5.0, 13.0);
         assertThat(e.confidence()).isCloseTo(0.950958, within(1e-6));
     }
+
+    @Test
+    void memoryPerRequestInFlightIsTheSlopeNotTheRatio() {
+        // 200 MiB fixed, 0.1 MiB per request in flight: 102.4 KiB each, whatever the fixed part
+        assertThat(Memory.slopeKiB(List.of(new double[] {100, 210}, new double[] {1000, 300},
+                new double[] {10_000, 1200}))).isCloseTo(102.4, within(1e-9));
+        assertThat(Memory.slopeKiB(List.of(new double[] {100, 210}, new double[] {100, 300}))).isNull();
+        assertThat(Memory.slopeKiB(List.of(new double[] {100, 210}))).isNull();
+    }
 }

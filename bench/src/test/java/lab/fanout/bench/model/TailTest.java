@@ -61,7 +61,7 @@ public class TailTest {
         Deployment d = new Deployment("virtual", true, 200, 1000, 1000, 1, 2, 50);
         Load load = new Load(URI.create("http://localhost:1/x"), 8, 1000, null, null, 20);
         Repetition rep = new Repetition(1, load, new DriverRun(1000, 1000, 1000, new TreeMap<>(), 5.0, latencies),
-                new ServerFigures(null, null, null, null, null, 5, hedgesSent), null, null, Map.of());
+                new ServerFigures(null, null, null, null, null, 5, hedgesSent, Memory.NONE), null, null, Map.of());
         return new CellResult(1, cell, d, new Bound(100, "clients"), List.of(rep), null, "hey");
     }
 }

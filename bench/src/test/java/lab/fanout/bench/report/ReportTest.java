@@ -13,6 +13,7 @@ import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
+import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Strategy;
@@ -46,6 +47,29 @@ class ReportTest {
                 new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null, Map.<String, Double>of())).toList();
         return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6,
                 "hey -n 1000 -c 100 'http://localhost:1/x'");
+    }
+
+    /** Issue 23: RSS and OS threads in every table; heap after GC and stacks, and their slope, where NMT ran. */
+    @Test
+    void memorySnapshotsGiveAColumnAndTheSlopePerRequestInFlight() {
+        // heap after GC grows 50 KiB and committed stacks 10 KiB per client, from a fixed 100 MiB and 2 MiB
+        List<CellResult> cells = List.of(100, 1000).stream().map(c -> {
+            CellResult r = result(c, 100, 480, 500);
+            Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null,
+                    1000, null, 3, 3, 20);
+            Memory memory = new Memory(300.0 + c, 40.0 + c, new Memory.Snapshot(100 + c * 50 / 1024.0, c,
+                    2 + c * 10 / 1024.0));
+            return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), r.repetitions().stream()
+                    .map(p -> new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null,
+                            0.5, 4, null, memory), 97.0, null, Map.<String, Double>of())).toList(),
+                    r.heapAfterBytes(), r.command());
+        }).toList();
+        String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
+        assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) |")
+                .contains("| 400 · 140 | 97 % (n/a %) | 104.9 · 3.0 / 100 |")
+                .contains("- virtualThreadPerTask / virtual: 60.0 KiB per request in flight (2 concurrencies)");
+        assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
+                .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
     }
 
     /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */
@@ -96,7 +120,7 @@ class ReportTest {
                         + " | 500 (clients) | 96 % (96–96) | 500 (clients) · n/a | 200 / 250 / 250 / 250"
                         + " | 250 (250–250 · 75 %) | 9 (HTTP 503: 9)")
                 // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why
-                .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | 97 % (n/a %) |")
+                .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | n/a · n/a | 97 % (n/a %) |")
                 .contains(ResultsMarkdown.CPU_UNKNOWN)
                 .contains("![pool-throughput.png](pool-throughput.png)")
                 .contains("Reproduce one repetition: `hey -n 1000 -c 100");

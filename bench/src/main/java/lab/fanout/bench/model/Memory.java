@@ -1,0 +1,47 @@
+package lab.fanout.bench.model;
+
+import java.util.List;
+
+/**
+ * main-service's memory during one measured run, read from outside its JVM ({@code metrics.Footprint}); null = not
+ * read (a remote target, or no Native Memory Tracking), shown as n/a, never as 0.
+ *
+ * @param peakRssMiB    resident set size ({@code VmRSS} of /proc/pid/status), MiB, the largest seen by the scrapes
+ *                      (every second); it holds the whole committed heap, so it means little without a fixed heap
+ * @param peakOsThreads {@code Threads} of /proc/pid/status: every platform thread, carriers and the JVM's own too
+ * @param snapshot      mid-run, with {@code -XX:NativeMemoryTracking=summary}: heap after a full GC and the stacks
+ */
+public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot) {
+
+    public static final Memory NONE = new Memory(null, null, null);
+
+    /**
+     * The least-squares slope of memory against requests in flight: KiB per request, what one more request in
+     * flight costs, the JVM's fixed memory left out (a ratio memory ÷ requests would keep it in).
+     *
+     * @param inFlightAndMiB points {requests in flight, MiB}, two or more different x
+     * @return KiB per request in flight, or null with fewer than two different x
+     */
+    public static Double slopeKiB(List<double[]> inFlightAndMiB) {
+        double n = inFlightAndMiB.size();
+        double mx = inFlightAndMiB.stream().mapToDouble(p -> p[0]).sum() / n;
+        double my = inFlightAndMiB.stream().mapToDouble(p -> p[1]).sum() / n;
+        double sxx = inFlightAndMiB.stream().mapToDouble(p -> (p[0] - mx) * (p[0] - mx)).sum();
+        double sxy = inFlightAndMiB.stream().mapToDouble(p -> (p[0] - mx) * (p[1] - my)).sum();
+        return n < 2 || sxx == 0 ? null : 1024 * sxy / sxx;
+    }
+
+    /**
+     * @param heapAfterGcMiB    heap in use right after a full GC, MiB: what is live, virtual threads' stacks included
+     *                          (a parked virtual thread's frames are a stack chunk object in the heap)
+     * @param stackReservedMiB  platform threads' stacks, address space reserved (NMT "Thread", stack), MiB
+     * @param stackCommittedMiB the part of it backed by memory, MiB
+     */
+    public record Snapshot(double heapAfterGcMiB, double stackReservedMiB, double stackCommittedMiB) {
+
+        /** @return heap after GC + committed stacks, MiB: the memory that grows with the requests in flight */
+        public double liveMiB() {
+            return heapAfterGcMiB + stackCommittedMiB;
+        }
+    }
+}

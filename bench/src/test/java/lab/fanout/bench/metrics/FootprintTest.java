@@ -1,0 +1,81 @@
+package lab.fanout.bench.metrics;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import lab.fanout.bench.model.Memory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class FootprintTest {
+
+    /** jcmd's answers as JDK 25 gives them (69 platform threads, 256 MiB fixed heap). */
+    static final String HEAP_INFO = """
+            11003:
+            garbage-first heap   total reserved 262144K, committed 262144K, used 3021K [0x00000000f0000000, \
+            0x0000000100000000)
+             region size 1024K, 0 young (0K), 0 survivors (0K)
+            """;
+    static final String NATIVE_MEMORY = """
+            -                 Java Heap (reserved=262144KB, committed=262144KB)
+                                        (mmap: reserved=262144KB, committed=262144KB, at peak)
+            -                    Thread (reserved=70906KB, committed=6362KB)
+                                        (threads #69)
+                                        (stack: reserved=70656KB, committed=6112KB, peak=6112KB)
+            """;
+
+    @Test
+    void jcmdsAnswersGiveTheHeapAfterGcAndTheThreadStacks() {
+        Memory.Snapshot s = Footprint.parse(HEAP_INFO, NATIVE_MEMORY).orElseThrow();
+        assertThat(s.heapAfterGcMiB()).isCloseTo(3021 / 1024.0, within(1e-9));
+        assertThat(s.stackReservedMiB()).isEqualTo(69.0);
+        assertThat(s.stackCommittedMiB()).isCloseTo(6112 / 1024.0, within(1e-9));
+        assertThat(Footprint.parse(HEAP_INFO, "Native memory tracking is not enabled")).isEmpty();
+    }
+
+    @Test
+    void procGivesThisJvmsRssAndThreads() {
+        double[] own = Footprint.rssAndThreads(ProcessHandle.current().pid());
+        assertThat(own[0]).as("RSS, MiB").isGreaterThan(10);
+        assertThat(own[1]).as("threads").isGreaterThan(5);
+        assertThat(Footprint.rssAndThreads(Long.MAX_VALUE)).isNull();
+    }
+
+    @Test
+    void aJvmWithNativeMemoryTrackingShowsEachPlatformThreadsStackReservedNotCommitted(@TempDir Path dir)
+            throws IOException, InterruptedException {
+        // 40 sleeping platform threads: each reserves its 1 MiB default stack and commits a few pages of it
+        Path main = Files.writeString(dir.resolve("Sleepers.java"), """
+                public class Sleepers {
+                    public static void main(String[] a) throws Exception {
+                        for (int i = 0; i < 40; i++) {
+                            Thread.ofPlatform().daemon().start(() -> {
+                                try { Thread.sleep(60_000); } catch (InterruptedException e) { }
+                            });
+                        }
+                        System.out.println("started");
+                        Thread.sleep(60_000);
+                    }
+                }
+                """);
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process jvm = new ProcessBuilder(List.of(java, "-Xms64m", "-Xmx64m", Footprint.NMT, main.toString()))
+                .redirectErrorStream(true).start();
+        try {
+            assertThat(jvm.inputReader().readLine()).isEqualTo("started");
+            Memory.Snapshot s = Footprint.snapshot(jvm.pid()).orElseThrow();
+            assertThat(s.stackReservedMiB()).as("reserved, MiB").isGreaterThanOrEqualTo(40);
+            assertThat(s.stackCommittedMiB()).as("committed, MiB").isPositive().isLessThan(s.stackReservedMiB() / 4);
+            assertThat(s.heapAfterGcMiB()).as("heap after GC, MiB").isPositive().isLessThan(64);
+        } finally {
+            jvm.destroy();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
