@@ -159,7 +159,7 @@ check3_management() {
   fi
 }
 
-# bound_req_s CONCURRENCY: Little's law, L = lambda W (README, "Benchmarks"), for a parallel strategy:
+# bound_req_s CONCURRENCY: Little's law, L = lambda W (docs/benchmarks.md, "The bound: Little's law"), for a parallel strategy:
 # L = min(clients, pool / 3 calls), W = one downstream latency; the virtual variant has no request-thread limit
 bound_req_s() {
   local pool

@@ -6,7 +6,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 
 /**
- * The problem types (RFC 9457) every fan-out-lab service answers with. Documented in the README, section "Errors".
+ * The problem types (RFC 9457) every fan-out-lab service answers with. Documented in docs/knobs.md, section "Errors".
  */
 public final class Problems {
 

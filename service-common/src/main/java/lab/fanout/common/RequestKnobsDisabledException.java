@@ -9,7 +9,7 @@ import org.springframework.web.ErrorResponseException;
 /** 403 problem+json: the request sent simulation knobs to a service where {@link SimulationProperties} disables them. */
 public class RequestKnobsDisabledException extends ErrorResponseException {
 
-    /** The problem type, documented in the README's "Errors". */
+    /** The problem type, documented in docs/knobs.md, "Errors". */
     public static final URI TYPE = Problems.type("request-knobs-disabled");
 
     /** @param given the knob names the request sent, e.g. {@code [latencyMs]} */

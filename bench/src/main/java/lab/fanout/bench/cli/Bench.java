@@ -128,7 +128,7 @@ public final class Bench implements Callable<Integer> {
     boolean ownServices;
 
     @Option(names = "--aot", description = "the services the harness starts use their JDK AOT caches (.lab/aot),"
-            + " trained first (about a minute) when missing or a jar was rebuilt; startup only, see README")
+            + " trained first (about a minute) when missing or a jar was rebuilt; startup only, see docs/profiling.md")
     boolean aot;
 
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")

@@ -219,7 +219,7 @@ public abstract class DownstreamServiceContract {
                 .isEqualTo(200);
     }
 
-    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (README, "Ports"). */
+    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (docs/knobs.md, "Ports"). */
     @ParameterizedTest
     @ValueSource(strings = {"/livez", "/readyz"})
     void answersTheProbesOnThePublicPort(String probe) {

@@ -27,7 +27,7 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
 /**
  * What a failed downstream call means to the caller, for the blocking client (RestClient) and the reactive one
  * (WebClient) alike: one translation, so that both answer the same status and the same fixed text for the same
- * fault (README, "Errors"). The Java exception stays in the log, never in the problem.
+ * fault (docs/knobs.md, "Errors"). The Java exception stays in the log, never in the problem.
  */
 final class DownstreamFailures {
 

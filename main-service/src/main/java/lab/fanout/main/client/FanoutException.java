@@ -16,7 +16,7 @@ import org.springframework.web.ErrorResponseException;
  */
 public final class FanoutException extends ErrorResponseException {
 
-    /** The failures a caller can tell apart: each has its own status and problem type (README, "Errors"). */
+    /** The failures a caller can tell apart: each has its own status and problem type (docs/knobs.md, "Errors"). */
     public enum Kind {
         /** The downstream answered with an error status, reset the connection, or could not be reached. */
         DOWNSTREAM_ERROR(HttpStatus.BAD_GATEWAY, "downstream-error", "Downstream error"),

@@ -49,7 +49,7 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                               @NotNull @DefaultValue("http://localhost:8083") URI products,
                               @NotNull @DefaultValue("http://localhost:8081") URI accounts) {
 
-        /** The downstreams a request fans out to: width calls to each (README, "width"). */
+        /** The downstreams a request fans out to: width calls to each (docs/knobs.md, "width"). */
         static final int COUNT = 3;
     }
 

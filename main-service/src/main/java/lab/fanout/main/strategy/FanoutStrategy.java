@@ -3,7 +3,7 @@ package lab.fanout.main.strategy;
 /**
  * One way to run a backoffice request's three downstream calls. Every strategy returns the same {@link Fetched} for
  * the same data; they differ in which threads run the calls and in what happens to the sibling calls when one
- * fails or the deadline runs out (README, "Strategies").
+ * fails or the deadline runs out (docs/strategies.md).
  */
 public interface FanoutStrategy {
 

@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Each {@link FanoutStrategy} on its own, built as the application builds it, its three calls answered by a
  * {@link ScriptedDownstreamClient}: no HTTP, no Spring. The same {@link Fetched}, failures passed on unchanged, the
- * deadline, and what each strategy does with the sibling calls (README, "Strategies"). Sibling behaviour is read from
+ * deadline, and what each strategy does with the sibling calls (docs/strategies.md). Sibling behaviour is read from
  * what happened to each call (interrupted, left to finish, never made), not from a clock.
  * <p>
  * The reactive strategy runs here on the scripted client's {@code fetchAsync} (a virtual thread per call, interrupted

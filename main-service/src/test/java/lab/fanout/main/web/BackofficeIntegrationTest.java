@@ -215,7 +215,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail")
                 .isEqualTo(detail.replace("{strategies}", Arrays.toString(StrategyName.values())));
         assertThat(answer).bodyJson().doesNotHavePath("$.downstream");
-        // as the README says: answered before a strategy is chosen, so without the fan-out's headers (gh-15 item 12)
+        // as docs/knobs.md says: answered before a strategy is chosen, so without the fan-out's headers (gh-15 item 12)
         assertThat(answer).doesNotContainHeader(BackofficeController.STRATEGY_HEADER)
                 .doesNotContainHeader(BackofficeController.THREAD_HEADER).doesNotContainHeader("Server-Timing");
         for (Downstream downstream : Downstream.values()) {
@@ -295,7 +295,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
                 .get().uri(endpoint).exchange().expectStatus().isOk();
     }
 
-    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (README, "Ports"). */
+    /** Kubernetes' probes ask the public port, so that they fail when it stops serving (docs/knobs.md, "Ports"). */
     @ParameterizedTest
     @ValueSource(strings = {"/livez", "/readyz"})
     void answersTheProbesOnThePublicPort(String probe) {

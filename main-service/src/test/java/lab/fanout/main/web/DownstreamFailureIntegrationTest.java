@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A failing downstream as the caller sees it: 502 problem+json naming the service, and what each strategy does with
- * the sibling calls of the failed one (README, "Strategies"). After every test, no pooled connection is leased and
+ * the sibling calls of the failed one (docs/strategies.md). After every test, no pooled connection is leased and
  * no fan-out thread is alive once the request and its sibling calls have ended.
  */
 class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {

@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
  * second copy beats a slow first one, the loser is cancelled with the strategy's own idiom (the downstream sees its
  * connection closed, the pools end with nothing leased), the meters count it, and over many requests hedging cuts a
  * 1 s tail. The common-pool strategy is left out: with parallelism 1 (2 cores) its one worker runs the first copy and
- * the second can only start when the first has ended (README, "Hedged requests").
+ * the second can only start when the first has ended (docs/knobs.md, "hedgeAfterMs").
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class HedgingIntegrationTest {
