@@ -11,12 +11,15 @@ import java.util.regex.Pattern;
 
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.system.Processes;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads main-service's memory from outside its JVM: RSS and OS threads from {@code /proc/<pid>/status} (proc(5)),
  * cheap enough for every scrape; and, for a JVM started with {@code -XX:NativeMemoryTracking=summary}, a snapshot
  * through {@code jcmd}: a full GC ({@code GC.run}), the heap in use after it ({@code GC.heap_info}) and the thread
- * stacks Native Memory Tracking counts, reserved and committed ({@code VM.native_memory summary}). Measured here
+ * stacks Native Memory Tracking counts, reserved and committed ({@code VM.native_memory summary}), and the live
+ * virtual threads ({@code Thread.dump_to_file -format=json}). Measured here
  * (JDK 25, 69 platform threads): 70,656 KB of stack reserved, the default 1 MiB each, and 6,112 KB committed.
  */
 public final class Footprint {
@@ -27,6 +30,8 @@ public final class Footprint {
     private static final Pattern STACK = Pattern.compile(
             "\\(stack: reserved=(\\d+)KB, committed=(\\d+)KB");
     private static final Pattern HEAP_USED = Pattern.compile("heap +total.*?used (\\d+)K");
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     private Footprint() {
     }
@@ -53,18 +58,56 @@ public final class Footprint {
         if (gc.isEmpty() || nmt.isEmpty()) {
             return Optional.empty();
         }
-        return parse(gc.get(), nmt.get());
+        return parse(gc.get(), nmt.get(), liveVirtualThreads(pid));
     }
 
-    /** @return the heap in use and the thread stacks from jcmd's answers; empty when either lacks its line */
-    static Optional<Memory.Snapshot> parse(String heapInfo, String nativeMemory) {
+    /**
+     * @param virtualThreads live virtual threads, or null
+     * @return the heap in use and the thread stacks from jcmd's answers; empty when either lacks its line
+     */
+    static Optional<Memory.Snapshot> parse(String heapInfo, String nativeMemory, Double virtualThreads) {
         Matcher heap = HEAP_USED.matcher(heapInfo);
         Matcher stack = STACK.matcher(nativeMemory);
         if (!heap.find() || !stack.find()) {
             return Optional.empty();
         }
         return Optional.of(new Memory.Snapshot(Long.parseLong(heap.group(1)) / 1024.0,
-                Long.parseLong(stack.group(1)) / 1024.0, Long.parseLong(stack.group(2)) / 1024.0));
+                Long.parseLong(stack.group(1)) / 1024.0, Long.parseLong(stack.group(2)) / 1024.0, virtualThreads));
+    }
+
+    /** The part of {@code jcmd Thread.dump_to_file -format=json} read here. */
+    record ThreadDump(Dump threadDump) {
+        record Dump(List<Container> threadContainers) {
+        }
+
+        record Container(List<DumpedThread> threads) {
+        }
+
+        /** @param virtual true for a virtual thread; absent (null) for a platform one */
+        record DumpedThread(Boolean virtual) {
+        }
+
+        long virtualThreads() {
+            return threadDump.threadContainers().stream().flatMap(c -> c.threads().stream())
+                    .filter(t -> Boolean.TRUE.equals(t.virtual())).count();
+        }
+    }
+
+    /**
+     * @return every live virtual thread, parked ones too (the JDK's scheduler counts only mounted and queued ones):
+     *         from a JSON thread dump, the one place the JDK lists them all; null when the dump failed
+     */
+    static Double liveVirtualThreads(long pid) {
+        Path dump = Path.of(System.getProperty("java.io.tmpdir"), "lab-threads-" + pid + "-" + System.nanoTime()
+                + ".json");
+        try {
+            return jcmd(pid, "Thread.dump_to_file", "-format=json", dump.toString())
+                    .map(ok -> (double) JSON.readValue(dump.toFile(), ThreadDump.class).virtualThreads()).orElse(null);
+        } catch (RuntimeException e) {
+            return null;
+        } finally {
+            dump.toFile().delete();
+        }
     }
 
     private static Optional<String> jcmd(long pid, String... command) {

@@ -36,8 +36,10 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
      *                          (a parked virtual thread's frames are a stack chunk object in the heap)
      * @param stackReservedMiB  platform threads' stacks, address space reserved (NMT "Thread", stack), MiB
      * @param stackCommittedMiB the part of it backed by memory, MiB
+     * @param virtualThreads    live virtual threads, parked ones too (a JSON thread dump lists them), or null
      */
-    public record Snapshot(double heapAfterGcMiB, double stackReservedMiB, double stackCommittedMiB) {
+    public record Snapshot(double heapAfterGcMiB, double stackReservedMiB, double stackCommittedMiB,
+                           Double virtualThreads) {
 
         /** @return heap after GC + committed stacks, MiB: the memory that grows with the requests in flight */
         public double liveMiB() {

@@ -118,6 +118,7 @@ public final class ResultsCsv {
         col("heap_after_gc_mib", r -> snapshot(r, Memory.Snapshot::heapAfterGcMiB));
         col("thread_stacks_committed_mib", r -> snapshot(r, Memory.Snapshot::stackCommittedMiB));
         col("thread_stacks_reserved_mib", r -> snapshot(r, Memory.Snapshot::stackReservedMiB));
+        col("live_virtual_threads", r -> snapshot(r, Memory.Snapshot::virtualThreads));
     }
 
     public static List<String> header() {

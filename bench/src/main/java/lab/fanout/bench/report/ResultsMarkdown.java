@@ -63,10 +63,11 @@ public final class ResultsMarkdown {
             new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
 
     /** Native Memory Tracking's mid-run snapshot, for cells whose main-service runs with it. */
-    private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB)",
-            r -> Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().heapAfterGcMiB()), 1) + " · "
-                    + Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().stackCommittedMiB()), 1)
-                    + " / " + Fmt.num(r.memory(m -> m.snapshot() == null ? null : m.snapshot().stackReservedMiB()), 0));
+    private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB) · live"
+            + " virtual threads", r -> Fmt.num(snapshot(r, Memory.Snapshot::heapAfterGcMiB), 1) + " · "
+                    + Fmt.num(snapshot(r, Memory.Snapshot::stackCommittedMiB), 1) + " / "
+                    + Fmt.num(snapshot(r, Memory.Snapshot::stackReservedMiB), 0) + " · "
+                    + Fmt.num(snapshot(r, Memory.Snapshot::virtualThreads), 0));
 
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
@@ -161,6 +162,10 @@ public final class ResultsMarkdown {
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
     }
 
+    private static Double snapshot(CellResult r, Function<Memory.Snapshot, Double> figure) {
+        return r.memory(m -> m.snapshot() == null ? null : figure.apply(m.snapshot()));
+    }
+
     /** Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight. */
     private static void memorySlopes(StringBuilder md, List<CellResult> cells) {
         Map<String, List<CellResult>> series = cells.stream().filter(r -> r.liveMiB() != null && r.cell()
@@ -245,7 +250,8 @@ public final class ResultsMarkdown {
             - **RSS peak · OS threads peak**: main-service's resident memory and its OS threads (/proc/pid/status,
               every second). **Heap after GC · stacks committed / reserved** (main-service with
               -XX:NativeMemoryTracking=summary and a fixed heap): mid-run, after a full GC (jcmd GC.run), the heap in
-              use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap.
+              use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap. Live
+              virtual threads: parked ones too, from a JSON thread dump (jcmd Thread.dump_to_file).
             - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
               not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
               i.e. someone else's work.

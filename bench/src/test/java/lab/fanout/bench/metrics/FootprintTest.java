@@ -32,11 +32,12 @@ class FootprintTest {
 
     @Test
     void jcmdsAnswersGiveTheHeapAfterGcAndTheThreadStacks() {
-        Memory.Snapshot s = Footprint.parse(HEAP_INFO, NATIVE_MEMORY).orElseThrow();
+        Memory.Snapshot s = Footprint.parse(HEAP_INFO, NATIVE_MEMORY, 12.0).orElseThrow();
         assertThat(s.heapAfterGcMiB()).isCloseTo(3021 / 1024.0, within(1e-9));
         assertThat(s.stackReservedMiB()).isEqualTo(69.0);
         assertThat(s.stackCommittedMiB()).isCloseTo(6112 / 1024.0, within(1e-9));
-        assertThat(Footprint.parse(HEAP_INFO, "Native memory tracking is not enabled")).isEmpty();
+        assertThat(s.virtualThreads()).isEqualTo(12.0);
+        assertThat(Footprint.parse(HEAP_INFO, "Native memory tracking is not enabled", null)).isEmpty();
     }
 
     @Test
@@ -48,14 +49,18 @@ class FootprintTest {
     }
 
     @Test
-    void aJvmWithNativeMemoryTrackingShowsEachPlatformThreadsStackReservedNotCommitted(@TempDir Path dir)
+    void nativeMemoryTrackingShowsPlatformStacksReservedNotCommittedAndTheDumpTheParkedVirtualThreads(@TempDir Path dir)
             throws IOException, InterruptedException {
-        // 40 sleeping platform threads: each reserves its 1 MiB default stack and commits a few pages of it
+        // 40 sleeping platform threads: each reserves its 1 MiB default stack and commits a few pages of it; and 40
+        // parked virtual threads, which no OS thread and no NMT stack holds
         Path main = Files.writeString(dir.resolve("Sleepers.java"), """
                 public class Sleepers {
                     public static void main(String[] a) throws Exception {
                         for (int i = 0; i < 40; i++) {
                             Thread.ofPlatform().daemon().start(() -> {
+                                try { Thread.sleep(60_000); } catch (InterruptedException e) { }
+                            });
+                            Thread.ofVirtual().start(() -> {
                                 try { Thread.sleep(60_000); } catch (InterruptedException e) { }
                             });
                         }
@@ -73,6 +78,7 @@ class FootprintTest {
             assertThat(s.stackReservedMiB()).as("reserved, MiB").isGreaterThanOrEqualTo(40);
             assertThat(s.stackCommittedMiB()).as("committed, MiB").isPositive().isLessThan(s.stackReservedMiB() / 4);
             assertThat(s.heapAfterGcMiB()).as("heap after GC, MiB").isPositive().isLessThan(64);
+            assertThat(s.virtualThreads()).as("live virtual threads").isEqualTo(40.0);
         } finally {
             jvm.destroy();
             jvm.waitFor(10, TimeUnit.SECONDS);

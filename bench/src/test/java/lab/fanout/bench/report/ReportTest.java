@@ -58,15 +58,15 @@ class ReportTest {
             Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null,
                     1000, null, 3, 3, 20);
             Memory memory = new Memory(300.0 + c, 40.0 + c, new Memory.Snapshot(100 + c * 50 / 1024.0, c,
-                    2 + c * 10 / 1024.0));
+                    2 + c * 10 / 1024.0, (double) c));
             return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), r.repetitions().stream()
                     .map(p -> new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null,
                             0.5, 4, null, memory), 97.0, null, Map.<String, Double>of())).toList(),
                     r.heapAfterBytes(), r.command());
         }).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
-        assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) |")
-                .contains("| 400 · 140 | 97 % (n/a %) | 104.9 · 3.0 / 100 |")
+        assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) · live virtual threads |")
+                .contains("| 400 · 140 | 97 % (n/a %) | 104.9 · 3.0 / 100 · 100 |")
                 .contains("- virtualThreadPerTask / virtual: 60.0 KiB per request in flight (2 concurrencies)");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
