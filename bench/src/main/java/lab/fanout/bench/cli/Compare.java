@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code ./lab compare A B}: two bench results, cell by cell, with a rank test ({@link Comparison}). */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares two ./lab bench results cell by cell, as Go's benchstat does: medians, the change in"
-                + " %, the p-value of the Mann-Whitney U test, and ~ where the difference is not significant at"
+                + " %%, the p-value of the Mann-Whitney U test, and ~ where the difference is not significant at"
                 + " α = 0.05 or the samples (repetitions) are too few to tell.",
                 "A result compared with itself shows only ~. With --forks, the samples are the forks' medians; a cell"
                         + " whose warm-up hit its cap gets no verdict."},
@@ -44,8 +44,9 @@ final class Compare implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "give two results (A B), or one with --by strategy");
         }
         try {
+            String table = b == null ? Comparison.renderBy(a) : Comparison.render(a, b);
             System.out.println("A: " + a + (b == null ? " (by strategy)" : "\nB: " + b) + "\n");
-            System.out.print(b == null ? Comparison.renderBy(a) : Comparison.render(a, b));
+            System.out.print(table);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

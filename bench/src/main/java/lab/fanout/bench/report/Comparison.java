@@ -155,6 +155,10 @@ public final class Comparison {
      */
     static Map<String, Samples> samples(Path result, Function<CSVRecord, String> key) {
         Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
+        if (!Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException(csv + " does not exist: give a results folder of ./lab bench (it holds"
+                    + " results.csv) or such a CSV");
+        }
         Map<String, List<CSVRecord>> cells = new LinkedHashMap<>();
         try (Reader in = Files.newBufferedReader(csv)) {
             for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
