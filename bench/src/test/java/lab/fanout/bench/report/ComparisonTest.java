@@ -52,6 +52,7 @@ class ComparisonTest {
         assertThatThrownBy(() -> Comparison.render(a, b)).hasMessageContaining("no cell is in both");
         assertThatThrownBy(() -> Comparison.render(a, Files.writeString(dir.resolve("c.csv"), "x,y\n1,2\n")))
                 .hasMessageContaining("is not a results.csv of ./lab bench");
+        assertThatThrownBy(() -> Comparison.render(a, dir.resolve("nowhere"))).hasMessageContaining("does not exist");
     }
 
     @Test
