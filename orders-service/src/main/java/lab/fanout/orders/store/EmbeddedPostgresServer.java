@@ -3,6 +3,7 @@ package lab.fanout.orders.store;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,9 +108,10 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             try (FileOutputStream out = new FileOutputStream(lockFile.toFile(), true);
                  FileLock lock = out.getChannel().tryLock()) {
                 if (lock == null) {
-                    throw new IllegalStateException("orders.db.data-dir " + dir + " is in use by another running"
-                            + " orders-service: give each its own directory");
+                    throw inUse(dir);
                 }
+            } catch (OverlappingFileLockException e) {
+                throw inUse(dir);   // held by this JVM: a second server in one process
             }
         }
         Optional<Long> orphan = readPid(dir);
@@ -122,6 +124,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             }
         }
         return dir;
+    }
+
+    private static IllegalStateException inUse(Path dir) {
+        return new IllegalStateException("orders.db.data-dir " + dir + " is in use by another running orders-service:"
+                + " give each its own directory");
     }
 
     private static void stopOrphan(long pid, Path dir) throws IOException {

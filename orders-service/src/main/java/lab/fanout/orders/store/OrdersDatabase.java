@@ -2,6 +2,7 @@ package lab.fanout.orders.store;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -17,6 +18,7 @@ final class OrdersDatabase implements AutoCloseable {
 
     static final String USERNAME_VARIABLE = "ORDERS_DB_USERNAME";
     static final String PASSWORD_VARIABLE = "ORDERS_DB_PASSWORD";
+    private static final String URL_PREFIX = "jdbc:postgresql:";
     /** Connections the embedded server allows beyond the pool: Flyway's own, a psql to look around. */
     private static final int SPARE_CONNECTIONS = 10;
 
@@ -34,13 +36,27 @@ final class OrdersDatabase implements AutoCloseable {
     }
 
     /**
+     * Checks an external server's URL (the checks here, not bean validation, so that a refused URL is never repeated
+     * in the start-up failure, password and all), or starts the embedded server; connects to neither.
+     *
      * @param environment the process environment ({@code System::getenv}), read for the credentials
-     * @throws IOException if the embedded server does not start
+     * @throws IllegalArgumentException if the URL is not PostgreSQL's or carries a password
+     * @throws IOException              if the embedded server does not start
      */
     static OrdersDatabase open(OrdersProperties.Db db, UnaryOperator<String> environment) throws IOException {
-        if (db.url() != null) {
-            return new OrdersDatabase(db.url(), environment.apply(USERNAME_VARIABLE),
-                    environment.apply(PASSWORD_VARIABLE), null);
+        String url = db.url();
+        if (url != null) {
+            if (!url.regionMatches(true, 0, URL_PREFIX, 0, URL_PREFIX.length())) {
+                throw new IllegalArgumentException("orders.db.url must start with " + URL_PREFIX);
+            }
+            // pgjdbc's password= parameter, or credentials before the host (user:password@host)
+            if (url.toLowerCase(Locale.ROOT).contains("password=") || url.contains("@")) {
+                throw new IllegalArgumentException("orders.db.url must not carry a password: give the user and"
+                        + " password in the environment variables " + USERNAME_VARIABLE + " and "
+                        + PASSWORD_VARIABLE);
+            }
+            return new OrdersDatabase(url, environment.apply(USERNAME_VARIABLE), environment.apply(PASSWORD_VARIABLE),
+                    null);
         }
         EmbeddedPostgresServer server = EmbeddedPostgresServer.start(db.dataDir(), db.poolSize() + SPARE_CONNECTIONS);
         return new OrdersDatabase(server.jdbcUrl(), null, null, server);
