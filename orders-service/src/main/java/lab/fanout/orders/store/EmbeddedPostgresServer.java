@@ -40,6 +40,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     /** zonky's lock file in the data directory, held while its server runs: a live holder means "in use". */
     private static final String LOCK_FILE = "epg-lock";
     private static final String PID_FILE = "postmaster.pid";
+    /** initdb writes it first: a directory with it holds a cluster (perhaps half-made), and may be emptied. */
+    private static final String CLUSTER_MARKER = "PG_VERSION";
     /** The first start extracts the binaries (6-7 s on a quiet 2-core machine): room for a busy one. */
     private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
     private static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(30);
@@ -58,7 +60,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
      * @param dataDir        where its data goes, emptied first; null for a new temporary directory
      * @param maxConnections the server's {@code max_connections}: the pool plus room for Flyway and a psql
      * @throws IOException           if the directory cannot be prepared or the server does not start within 60 s
-     * @throws IllegalStateException if another running process holds {@code dataDir}
+     * @throws IllegalStateException if another running process holds {@code dataDir}, or it is a directory that
+     *                               is neither empty nor PostgreSQL's (never emptied: a mistyped path is not wiped)
      */
     static EmbeddedPostgresServer start(@Nullable Path dataDir, int maxConnections) throws IOException {
         Path dir = dataDir == null ? Files.createTempDirectory("orders-db") : prepare(dataDir.toAbsolutePath());
@@ -103,6 +106,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         if (!Files.exists(dir)) {
             return dir;
         }
+        if (!isEmpty(dir) && !Files.exists(dir.resolve(CLUSTER_MARKER)) && !Files.exists(dir.resolve(LOCK_FILE))) {
+            // a mistyped path must not cost someone their files: only an earlier server's directory is emptied
+            throw new IllegalStateException("orders.db.data-dir " + dir + " is neither empty nor a PostgreSQL data"
+                    + " directory: refusing to empty it");
+        }
         Path lockFile = dir.resolve(LOCK_FILE);
         if (Files.exists(lockFile)) {
             try (FileOutputStream out = new FileOutputStream(lockFile.toFile(), true);
@@ -124,6 +132,12 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             }
         }
         return dir;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
     }
 
     private static IllegalStateException inUse(Path dir) {

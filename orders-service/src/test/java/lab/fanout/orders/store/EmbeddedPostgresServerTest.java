@@ -73,6 +73,17 @@ class EmbeddedPostgresServerTest {
         }
     }
 
+    @Test
+    void refusesToEmptyADirectoryThatIsNotPostgresql() throws IOException {
+        Path notOurs = Files.createDirectories(temp.resolve("home"));
+        Files.writeString(notOurs.resolve("notes.txt"), "keep me");
+
+        assertThatThrownBy(() -> EmbeddedPostgresServer.start(notOurs, 20).close())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is neither empty nor a PostgreSQL data directory: refusing to empty it");
+        assertThat(notOurs.resolve("notes.txt")).hasContent("keep me");
+    }
+
     /** @return the server pid the child prints once its server runs */
     private static long awaitPid(Process service) throws Exception {
         BufferedReader out = new BufferedReader(new InputStreamReader(service.getInputStream(), StandardCharsets.UTF_8));
