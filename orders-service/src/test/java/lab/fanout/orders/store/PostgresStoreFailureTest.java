@@ -26,6 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -58,6 +59,9 @@ class PostgresStoreFailureTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     MeterRegistry registry;
@@ -108,10 +112,15 @@ class PostgresStoreFailureTest {
         }
         assertDatabaseUnavailable(timed(PATH + "/ord-3001?latencyMs=0"));   // the pool's retries are no better
         await().atMost(Duration.ofSeconds(10)).until(() -> gauge("hikaricp.connections.active") == 0);
+        // the health says so, the probes do not: a restart of orders-service would not bring the database back
+        assertThat(getManagement("/actuator/health").statusCode()).isEqualTo(503);
+        assertThat(getManagement("/actuator/health/readiness").statusCode()).isEqualTo(200);
+        assertThat(getManagement("/actuator/health/liveness").statusCode()).isEqualTo(200);
 
         startDatabase();
         await().atMost(Duration.ofSeconds(15)).until(() -> get(PATH + "?latencyMs=0").statusCode() == 200);
         assertThat(get(PATH + "/ord-3001?latencyMs=0").statusCode()).isEqualTo(200);
+        assertThat(getManagement("/actuator/health").statusCode()).isEqualTo(200);
     }
 
     /**
@@ -184,6 +193,11 @@ class PostgresStoreFailureTest {
 
     private HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
         return HTTP.send(request(pathAndQuery), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> getManagement(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + path))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpRequest request(String pathAndQuery) {
