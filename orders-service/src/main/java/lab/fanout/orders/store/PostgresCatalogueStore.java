@@ -96,8 +96,8 @@ final class PostgresCatalogueStore implements CatalogueStore {
             connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, readTimeoutMs));
             double sleepSeconds = sleepNanos / 1e9;
             byte[] body = inTime && what != null ? read(connection, what, sleepSeconds) : null;
-            if (!inTime || what == null) {
-                sleepOnly(connection, sleepSeconds);
+            if ((!inTime || what == null) && sleepNanos > 0) {
+                sleepOnly(connection, sleepSeconds);   // the caller's budget, or a failing request's tail
             }
             return new Fetched(inTime, body, Duration.ofNanos(System.nanoTime() - start));
         } catch (SQLException e) {
