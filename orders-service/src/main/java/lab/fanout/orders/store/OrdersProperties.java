@@ -15,6 +15,9 @@ import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
 
+import tools.jackson.databind.annotation.JsonSerialize;
+import tools.jackson.databind.ser.std.ToStringSerializer;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -67,6 +70,7 @@ public record OrdersProperties(@NotNull @DefaultValue("memory") Store store, @Va
                      @Min(1) @Max(1000) @DefaultValue("10") int poolSize,
                      @NotNull @DurationMin(millis = 250) @DurationMax(seconds = 60) @DefaultValue("1s")
                      Duration connectionTimeout,
-                     @Nullable Path dataDir) {
+                     // shown as the path itself, not Jackson's file: URI
+                     @Nullable @JsonSerialize(using = ToStringSerializer.class) Path dataDir) {
     }
 }

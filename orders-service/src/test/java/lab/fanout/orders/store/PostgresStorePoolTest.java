@@ -33,7 +33,8 @@ import static org.awaitility.Awaitility.await;
  * state HikariCP's metrics at /actuator/prometheus.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s"})
+        "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s",
+        "orders.db.data-dir=target/orders-db-pool-test"})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresStorePoolTest {
 
@@ -122,7 +123,9 @@ class PostgresStorePoolTest {
         assertThat(knobs.get("store").asString()).isEqualTo("postgres");
         assertThat(knobs.get("db").get("poolSize").asInt()).isEqualTo(2);
         JsonNode database = info.get("ordersDatabase");
+        assertThat(knobs.get("db").get("dataDir").asString()).isEqualTo("target/orders-db-pool-test");
         assertThat(database.get("server").asString()).isEqualTo("embedded");
+        assertThat(database.get("dataDir").asString()).endsWith("/orders-service/target/orders-db-pool-test");
         assertThat(database.get("maximumPoolSize").asInt()).isEqualTo(2);
         assertThat(database.get("connectionTimeoutMs").asInt()).isEqualTo(1000);
         assertThat(database.get("serverPid").asLong()).isPositive();
