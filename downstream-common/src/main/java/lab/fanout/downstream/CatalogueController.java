@@ -5,7 +5,6 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,7 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code GET {path}} (the whole catalogue, or one {@link Slice} of it) and {@code GET {path}/{id}}: the catalogue, after the simulated latency, with the faults the
  * request's {@link Simulation} knobs or {@code downstream.faults.*} ask for ({@link FaultPlan}).
- * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread.
+ * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread. Where
+ * the catalogue is kept, and so where the latency is spent, is the {@link CatalogueStore}'s business.
  * <p>
  * Before answering, it looks whether the caller is still there ({@link AbandonedAndLateMeters}): a caller that gave up has
  * closed the connection, and the answer is dropped and counted as abandoned. A request that carries the caller's
@@ -50,14 +50,14 @@ class CatalogueController {
 
     private static final long NO_BUDGET = TimeUnit.HOURS.toNanos(1);
 
-    private final SerializedCatalogue catalogue;
+    private final CatalogueStore store;
     private final DownstreamProperties properties;
     private final AbandonedAndLateMeters meters;
     private final DownstreamMetrics metrics;
 
-    CatalogueController(SerializedCatalogue catalogue, DownstreamProperties properties, AbandonedAndLateMeters meters,
+    CatalogueController(CatalogueStore store, DownstreamProperties properties, AbandonedAndLateMeters meters,
                         DownstreamMetrics metrics) {
-        this.catalogue = catalogue;
+        this.store = store;
         this.properties = properties;
         this.meters = meters;
         this.metrics = metrics;
@@ -82,19 +82,18 @@ class CatalogueController {
         } catch (IllegalArgumentException e) {
             throw new BadParameterException(e.getMessage());
         }
-        serve(simulation, budgetMs, request, response, () -> catalogue.slice(part));
+        serve(simulation, budgetMs, request, response, new CatalogueStore.Part(part));
     }
 
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     void one(@PathVariable String id, @Valid Simulation simulation,
              @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
              HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
-        serve(simulation, budgetMs, request, response,
-                () -> catalogue.byId(id).orElseThrow(() -> new UnknownIdException(properties.path(), id)));
+        serve(simulation, budgetMs, request, response, new CatalogueStore.Item(id));
     }
 
     private void serve(Simulation simulation, @Nullable Long budgetMs, HttpServletRequest request,
-                       HttpServletResponse response, Supplier<byte[]> body) throws InterruptedException {
+                       HttpServletResponse response, CatalogueStore.Query what) throws InterruptedException {
         long received = System.nanoTime();
         // the caller stops waiting when its budget runs out, so work past it holds this request and the caller's
         // connection for nothing; the grace lets the caller's own timeout fire first, so that it reads as a timeout
@@ -104,7 +103,11 @@ class CatalogueController {
         FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
         try {
             ConnectionControl connection = ConnectionControl.of(request);
-            if (!metrics.simulateIo(plan.delay(), giveUpAt)) {
+            // a request drawn to fail reads nothing, but waits its delay (a tail) where a read would have waited
+            boolean fails = plan.close() || plan.errorStatus() != null;
+            CatalogueStore.Fetched fetched = store.fetch(fails ? null : what, plan.delay(), giveUpAt);
+            metrics.recordSimulatedIo(fetched.io());
+            if (!fetched.inTime()) {
                 connection.closeNow();   // counted as late below
             } else if (connection.callerHasClosed()) {
                 meters.abandoned();
@@ -113,7 +116,11 @@ class CatalogueController {
                 connection.closeNow();
             } else if (plan.errorStatus() != null) {
                 throw new InjectedFaultException(plan.errorStatus());
-            } else if (!write(body.get(), plan.dribble(), giveUpAt, response)) {
+            } else if (fetched.json() == null) {
+                // a part is always an array, perhaps empty: only an item can be missing
+                throw new UnknownIdException(properties.path(), what instanceof CatalogueStore.Item item ? item.id()
+                        : what.toString());
+            } else if (!write(fetched.json(), plan.dribble(), giveUpAt, response)) {
                 meters.abandoned();
                 connection.closeNow();
             }

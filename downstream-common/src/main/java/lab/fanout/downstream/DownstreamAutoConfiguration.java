@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -21,6 +22,13 @@ public class DownstreamAutoConfiguration {
     @Bean
     SerializedCatalogue catalogue(ObjectMapper json) throws IOException {
         return new SerializedCatalogue(json);
+    }
+
+    /** The catalogue in memory, unless the service declares a store of its own. */
+    @Bean
+    @ConditionalOnMissingBean
+    CatalogueStore catalogueStore(SerializedCatalogue catalogue) {
+        return new MemoryCatalogueStore(catalogue);
     }
 
     @Bean

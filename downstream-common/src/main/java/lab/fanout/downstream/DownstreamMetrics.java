@@ -20,8 +20,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * <ul>
  * <li>{@code downstream_requests_in_flight}: catalogue requests being served now. By Little's law it should be
  * about arrival rate (req/s) x simulated latency (s); much more means requests queue somewhere in this service.</li>
- * <li>{@code downstream_simulated_latency_seconds}: the simulated I/O latency each request slept (histogram), which
- * main-service's {@code http_client_requests_seconds{client_name=...}} should match plus network and queueing.</li>
+ * <li>{@code downstream_simulated_latency_seconds}: the simulated I/O latency each request spent (histogram), which
+ * main-service's {@code http_client_requests_seconds{client_name=...}} should match plus network and queueing. The
+ * memory store's is its sleep; a database store's is its query, once it holds a connection (the wait for the
+ * connection is the pool's own metric).</li>
  * </ul>
  * Series carry the common {@code application} tag, which names the service.
  */
@@ -44,19 +46,9 @@ class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
                 .register(registry);
     }
 
-    /**
-     * Sleeps for {@code delay}, the simulated I/O, but not past {@code giveUpAt}, and records how long the sleep took.
-     *
-     * @param giveUpAt a {@link System#nanoTime()} instant
-     * @return false if {@code giveUpAt} came first
-     */
-    boolean simulateIo(Duration delay, long giveUpAt) throws InterruptedException {
-        long start = System.nanoTime();
-        try {
-            return sleepUntil(start + delay.toNanos(), giveUpAt);
-        } finally {
-            simulatedLatency.record(Duration.ofNanos(System.nanoTime() - start));
-        }
+    /** @param io how long one request's simulated I/O took, as its {@link CatalogueStore} reports it */
+    void recordSimulatedIo(Duration io) {
+        simulatedLatency.record(io);
     }
 
     /**

@@ -1,0 +1,190 @@
+package lab.fanout.orders.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import lab.fanout.downstream.CatalogueStore;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The orders in PostgreSQL ({@code orders.store=postgres}), with the simulated I/O where a real service spends it:
+ * the request thread waits for a pooled connection (HikariCP, {@code orders.db.pool-size}, at most
+ * {@code orders.db.connection-timeout}), then in one query that sleeps inside the database ({@code pg_sleep}) and
+ * reads the orders, holding the connection throughout. So {@code latencyMs}, {@code jitterMs} and {@code tailMs}
+ * hold a connection each, and a pool of N connections serves at most N requests at a time: the rest queue for it.
+ * <p>
+ * The JSON is built with the service's {@link ObjectMapper} in the shape of {@code catalogue.json}
+ * ({@code id, accountId, status, placedAt, items: [{productId, quantity}]}), so it is byte for byte what the memory
+ * store answers. A request drawn to fail (an injected error or close with a tail) sleeps in the database too,
+ * reading nothing; one that fails at once touches no connection, as with the memory store.
+ *
+ * @see DatabaseUnavailableException for the 503s when the pool or the database fails
+ */
+final class PostgresCatalogueStore implements CatalogueStore {
+
+    /**
+     * The sleep is a MATERIALIZED CTE on the preserved side of a LEFT JOIN: it runs exactly once per query, before
+     * or beside the read, also when no order matches (an unknown id still takes its latency). Slices are computed
+     * as {@link lab.fanout.common.Slice} computes them, on each order's rank in the catalogue.
+     */
+    private static final String PART = """
+            WITH simulated_io AS MATERIALIZED (SELECT pg_sleep(?)),
+                 ranked AS (SELECT o.*, row_number() OVER (ORDER BY o.position) - 1 AS rank, count(*) OVER () AS size
+                            FROM orders o)
+            SELECT r.id, r.account_id, r.status, r.placed_at, i.product_id, i.quantity
+            FROM simulated_io
+            LEFT JOIN (ranked r LEFT JOIN order_items i ON i.order_id = r.id)
+                   ON r.rank >= ? * r.size / ? AND r.rank < (? + 1) * r.size / ?
+            ORDER BY r.rank, i.line""";
+    private static final String ITEM = """
+            WITH simulated_io AS MATERIALIZED (SELECT pg_sleep(?))
+            SELECT o.id, o.account_id, o.status, o.placed_at, i.product_id, i.quantity
+            FROM simulated_io
+            LEFT JOIN (orders o LEFT JOIN order_items i ON i.order_id = o.id) ON o.id = ?
+            ORDER BY i.line""";
+    private static final String WAIT = "SELECT pg_sleep(?)";
+
+    private final DataSource dataSource;
+    private final ObjectMapper json;
+    private final int poolSize;
+    private final long connectionTimeoutMs;
+
+    /**
+     * @param dataSource the pool; its connection timeout must be {@code connectionTimeout}
+     * @param poolSize   the pool's size, named in the pool-exhausted problem
+     */
+    PostgresCatalogueStore(DataSource dataSource, ObjectMapper json, int poolSize, Duration connectionTimeout) {
+        this.dataSource = dataSource;
+        this.json = json;
+        this.poolSize = poolSize;
+        this.connectionTimeoutMs = connectionTimeout.toMillis();
+    }
+
+    /** @throws DatabaseUnavailableException (503) when no connection comes within the timeout or the query breaks */
+    @Override
+    public Fetched fetch(@Nullable Query what, Duration delay, long giveUpAt) {
+        if (what == null && delay.isZero()) {
+            return new Fetched(true, null, Duration.ZERO);   // fails at once: nothing to wait for, nothing to read
+        }
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw acquireFailed(e);
+        }
+        try (connection) {
+            long start = System.nanoTime();
+            long left = giveUpAt - start;   // the wait for the connection counts against the caller's budget
+            boolean inTime = delay.toNanos() - left <= 0;
+            long sleepNanos = Math.max(0, Math.min(delay.toNanos(), left));
+            // a server that stops answering (frozen, a dropped network) fails the read this long after the sleep
+            // should have ended, instead of holding the request and the connection forever
+            long readTimeoutMs = TimeUnit.NANOSECONDS.toMillis(sleepNanos) + connectionTimeoutMs;
+            connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, readTimeoutMs));
+            double sleepSeconds = sleepNanos / 1e9;
+            byte[] body = inTime && what != null ? read(connection, what, sleepSeconds) : null;
+            if ((!inTime || what == null) && sleepNanos > 0) {
+                sleepOnly(connection, sleepSeconds);   // the caller's budget, or a failing request's tail
+            }
+            return new Fetched(inTime, body, Duration.ofNanos(System.nanoTime() - start));
+        } catch (SQLException e) {
+            throw queryFailed(e);
+        }
+    }
+
+    private byte @Nullable [] read(Connection connection, Query what, double sleepSeconds) throws SQLException {
+        return switch (what) {
+            case Part part -> {
+                try (PreparedStatement statement = connection.prepareStatement(PART)) {
+                    statement.setDouble(1, sleepSeconds);
+                    statement.setInt(2, part.slice().index());
+                    statement.setInt(3, part.slice().count());
+                    statement.setInt(4, part.slice().index());
+                    statement.setInt(5, part.slice().count());
+                    yield json.writeValueAsBytes(orders(statement));
+                }
+            }
+            case Item item -> {
+                try (PreparedStatement statement = connection.prepareStatement(ITEM)) {
+                    statement.setDouble(1, sleepSeconds);
+                    statement.setString(2, item.id());
+                    ArrayNode found = orders(statement);
+                    yield found.isEmpty() ? null : json.writeValueAsBytes(found.get(0));
+                }
+            }
+        };
+    }
+
+    private static void sleepOnly(Connection connection, double sleepSeconds) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(WAIT)) {
+            statement.setDouble(1, sleepSeconds);
+            statement.execute();
+        }
+    }
+
+    /** Folds the rows, one per order line in catalogue order, into orders shaped as catalogue.json's. */
+    private ArrayNode orders(PreparedStatement statement) throws SQLException {
+        ArrayNode orders = json.createArrayNode();
+        try (ResultSet rows = statement.executeQuery()) {
+            ObjectNode order = null;
+            while (rows.next()) {
+                String id = rows.getString("id");
+                if (id == null) {
+                    continue;   // the sleep's own row: no order matched
+                }
+                if (order == null || !Objects.equals(order.get("id").asString(), id)) {
+                    order = orders.addObject();
+                    order.put("id", id);
+                    order.put("accountId", rows.getString("account_id"));
+                    order.put("status", rows.getString("status"));
+                    order.put("placedAt", DateTimeFormatter.ISO_INSTANT.format(
+                            rows.getObject("placed_at", OffsetDateTime.class)));
+                    order.putArray("items");
+                }
+                String productId = rows.getString("product_id");
+                if (productId != null) {
+                    ObjectNode line = ((ArrayNode) order.get("items")).addObject();
+                    line.put("productId", productId);
+                    line.put("quantity", rows.getInt("quantity"));
+                }
+            }
+        }
+        return orders;
+    }
+
+    /**
+     * HikariCP's timeout names the last failure to connect as its cause while connecting fails; without one, every
+     * connection was busy.
+     */
+    private RuntimeException acquireFailed(SQLException e) {
+        if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
+            return DatabaseUnavailableException.poolExhausted(connectionTimeoutMs, poolSize, e);
+        }
+        return DatabaseUnavailableException.unreachable(connectionTimeoutMs, e);
+    }
+
+    /**
+     * SQLSTATE class 08 (connection exception: reset, refused, our read timeout) and 57P (the server shut down or
+     * is starting) are the database's failure; anything else is a defect of ours and a 500.
+     */
+    private static RuntimeException queryFailed(SQLException e) {
+        String state = e.getSQLState();
+        if (state != null && (state.startsWith("08") || state.startsWith("57P"))) {
+            return DatabaseUnavailableException.broken(e);
+        }
+        return new IllegalStateException("the orders query failed", e);
+    }
+}
