@@ -1,7 +1,10 @@
 package lab.fanout.bench.cli;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.ServiceDefaults;
@@ -13,6 +16,9 @@ import picocli.CommandLine.Option;
 final class KnobOptions {
 
     enum Profile { virtual, platform }
+
+    /** Where orders-service keeps its orders (docs/orders-store.md). */
+    enum OrdersStore { memory, postgres }
 
     static final String BREAKER = "-Dfanout.breaker.enabled=true";
 
@@ -51,6 +57,21 @@ final class KnobOptions {
             + " timeouts")
     boolean breaker;
 
+    @Option(names = "--orders-store", defaultValue = "memory",
+            description = "where orders-service keeps its orders: ${COMPLETION-CANDIDATES}; postgres starts an"
+                    + " embedded PostgreSQL (data in .lab/orders-db) unless --db-url, and spends the latency in the"
+                    + " query, holding a pooled JDBC connection (default: ${DEFAULT-VALUE})")
+    OrdersStore ordersStore;
+
+    @Option(names = "--db-pool", paramLabel = "N", description = "with --orders-store postgres: orders-service's JDBC"
+            + " pool (HikariCP), 1..1000 (default 10)")
+    Integer dbPool;
+
+    @Option(names = "--db-url", paramLabel = "URL", description = "with --orders-store postgres: an existing"
+            + " server, e.g. jdbc:postgresql://localhost:5432/lab; user and password only from the environment,"
+            + " ORDERS_DB_USERNAME and ORDERS_DB_PASSWORD")
+    String dbUrl;
+
     /** @throws IllegalArgumentException a bad knob, e.g. a --jvm-option not -D/-X (message: the fix) */
     LaunchSpec apply(LaunchSpec spec) {
         List<String> jvm = new ArrayList<>(jvmOptions);
@@ -58,14 +79,44 @@ final class KnobOptions {
             jvm.add(BREAKER);   // a system property: Spring reads it as fanout.breaker.enabled
         }
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
-                .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
+                .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
+                .withDownstreamProperties(ordersStore(spec.repoRoot()));
+    }
+
+    /** @return orders-service's store properties (the others ignore them); empty for the memory store */
+    private Map<String, String> ordersStore(Path repo) {
+        if (ordersStore == OrdersStore.memory) {
+            if (dbPool != null || dbUrl != null) {
+                throw new IllegalArgumentException("--db-pool and --db-url apply to --orders-store postgres");
+            }
+            return Map.of();
+        }
+        Map<String, String> p = new LinkedHashMap<>(Map.of("orders.store", "postgres"));
+        if (dbPool != null) {
+            if (dbPool < 1 || dbPool > 1000) {
+                throw new IllegalArgumentException("--db-pool must be in 1..1000, was " + dbPool);
+            }
+            p.put("orders.db.pool-size", dbPool.toString());
+        }
+        if (dbUrl == null) {
+            p.put("orders.db.data-dir", repo.resolve(".lab/orders-db").toAbsolutePath().toString());
+        } else if (dbUrl.contains("password=") || dbUrl.matches("[^?]*//[^/@]*:[^/@]*@.*")) {
+            // a password on a command line shows in ps and in shell history
+            throw new IllegalArgumentException("--db-url must not hold a password: export ORDERS_DB_USERNAME and"
+                    + " ORDERS_DB_PASSWORD instead");
+        } else {
+            p.put("orders.db.url", dbUrl);
+        }
+        return p;
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
     String asArgs() {
         return "--profile " + profile + option("--tomcat-threads", tomcatThreads) + option("--pool-size", poolSize)
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
-                .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "");
+                .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "")
+                + (ordersStore == OrdersStore.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
+                + (dbUrl == null ? "" : " --db-url " + dbUrl);
     }
 
     boolean anyGiven() {

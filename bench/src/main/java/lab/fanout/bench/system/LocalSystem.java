@@ -103,6 +103,12 @@ public final class LocalSystem implements AutoCloseable {
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
         }
 
+        /** @param properties the downstreams' Spring properties, replacing any before, e.g. orders-service's store */
+        public LaunchSpec withDownstreamProperties(Map<String, String> properties) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, aot);
+        }
+
         public LaunchSpec withAot(AotCache.Mode mode) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, mode);

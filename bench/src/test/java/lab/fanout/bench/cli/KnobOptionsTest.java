@@ -1,12 +1,14 @@
 package lab.fanout.bench.cli;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Issue 27: ./lab up --breaker turns main-service's circuit breakers on, and says so in its knobs. */
 class KnobOptionsTest {
@@ -31,5 +33,33 @@ class KnobOptionsTest {
         KnobOptions knobs = parse();
         assertThat(knobs.apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs()).isEmpty();
         assertThat(knobs.anyGiven()).isFalse();
+    }
+
+    @Test
+    void ordersStorePostgresReachesTheDownstreamsWithItsPoolAndADataDirectoryUnderDotLab() {
+        KnobOptions knobs = parse("--orders-store", "postgres", "--db-pool", "5");
+        LaunchSpec spec = knobs.apply(LaunchSpec.defaults(Path.of("/repo")));
+        assertThat(spec.extraDownstreamProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("orders.store",
+                "postgres", "orders.db.pool-size", "5", "orders.db.data-dir", "/repo/.lab/orders-db"));
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --orders-store postgres --db-pool 5");
+        assertThat(parse("--orders-store", "postgres", "--db-url", "jdbc:postgresql://db:5432/lab")
+                .apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties())
+                .containsEntry("orders.db.url", "jdbc:postgresql://db:5432/lab")
+                .doesNotContainKey("orders.db.data-dir");
+        assertThat(parse().apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties()).isEmpty();
+    }
+
+    @Test
+    void aDatabaseKnobWithoutThePostgresStoreOrAPasswordInTheUrlIsRefusedWithTheFix() {
+        assertThatThrownBy(() -> parse("--db-pool", "5").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessage("--db-pool and --db-url apply to --orders-store postgres");
+        assertThatThrownBy(() -> parse("--orders-store", "postgres", "--db-url",
+                "jdbc:postgresql://lab:secret@db:5432/lab").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessageContaining("export ORDERS_DB_USERNAME and ORDERS_DB_PASSWORD");
+        assertThatThrownBy(() -> parse("--orders-store", "postgres", "--db-url",
+                "jdbc:postgresql://db/lab?user=x&password=y").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessageContaining("must not hold a password");
+        assertThatThrownBy(() -> parse("--orders-store", "postgres", "--db-pool", "0")
+                .apply(LaunchSpec.defaults(Path.of(".")))).hasMessage("--db-pool must be in 1..1000, was 0");
     }
 }
