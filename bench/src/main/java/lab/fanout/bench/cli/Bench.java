@@ -64,6 +64,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --rate 300           (open model, vegeta: 300 req/s offered)",
                 "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 9 min)",
                 "  ./lab bench --preset tail        (fan-out width, a 1 s tail and hedged requests: about 23 min)",
+                "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -73,9 +74,9 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu or faults (default:"
-                    + " quick unless --matrix); faults is not a throughput matrix but the failure-mode table per"
-                    + " strategy (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, pinning or faults"
+                    + " (default: quick unless --matrix); faults is not a throughput matrix but the failure-mode table"
+                    + " per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",
