@@ -55,6 +55,16 @@ class PinningIntegrationTest extends FanoutIntegrationTest {
                 .isEqualTo("pinning: 'monitor' is not one of [none, synchronized, native]");
     }
 
+    /** The endpoint's parameters, as KnownParameters reads them from its binding, include {@code pinning}. */
+    @Test
+    void answers400ForAMistypedPinningNamingTheParameter() {
+        Answer answer = backoffice("concurrency=" + StrategyName.VIRTUAL_THREAD_PER_TASK + "&Pinning=native");
+
+        assertThat(answer).hasStatus(HttpStatus.BAD_REQUEST);
+        assertThat(answer).bodyJson().extractingPath("$.detail").asString()
+                .startsWith("Pinning: not a parameter of this endpoint (did you mean pinning?)");
+    }
+
     /** Reactive's calls block no thread, so there is nothing to pin: a 400 says so, rather than measuring nothing. */
     @Test
     void answers400ForPinningWithTheReactiveStrategyNamingTheStrategiesThatBlock() {
