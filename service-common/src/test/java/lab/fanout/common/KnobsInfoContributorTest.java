@@ -50,7 +50,7 @@ class KnobsInfoContributorTest {
         assertThat(KnobsInfoContributor.carrierMinRunnable(8)).isEqualTo(4);
     }
 
-    /** As the JDK 25 reads {@code jdk.pollerMode} (sun.nio.ch.Poller), the default from its providers (gh-23 item 5). */
+    /** As JDK 25 reads {@code jdk.pollerMode} (sun.nio.ch.Poller), the default from its providers (gh-23 item 5). */
     @Test
     void pollerModeIsReadAsTheJdkReadsIt() {
         assertThat(PollerMode.of(null, "Linux")).isEqualTo(PollerMode.VTHREAD_POLLERS);

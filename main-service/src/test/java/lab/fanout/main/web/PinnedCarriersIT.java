@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * socket pollers ({@code -Djdk.pollerMode=1}); with the default virtual-thread pollers every pinned read waits out
  * its timeout instead (PinningIntegrationTest). Elsewhere it is skipped.
  */
-@EnabledIfSystemProperty(named = "jdk.pollerMode", matches = "1", disabledReason = "needs -Djdk.pollerMode=1 (failsafe)")
+@EnabledIfSystemProperty(named = "jdk.pollerMode", matches = "1",
+        disabledReason = "needs -Djdk.pollerMode=1 (failsafe)")
 @EnabledIfSystemProperty(named = "jdk.virtualThreadScheduler.parallelism", matches = "2",
         disabledReason = "needs -Djdk.virtualThreadScheduler.parallelism=2 (failsafe)")
 class PinnedCarriersIT extends FanoutIntegrationTest {
@@ -84,8 +85,8 @@ class PinnedCarriersIT extends FanoutIntegrationTest {
         long start = System.nanoTime();
         List<Answer> answers;
         try (ExecutorService clients = Executors.newFixedThreadPool(REQUESTS)) {
-            List<Future<Answer>> sent = IntStream.range(0, REQUESTS).mapToObj(i -> clients.submit(() -> backoffice(query)))
-                    .toList();
+            List<Future<Answer>> sent = IntStream.range(0, REQUESTS)
+                    .mapToObj(i -> clients.submit(() -> backoffice(query))).toList();
             answers = sent.stream().map(answer -> {
                 try {
                     return answer.get();

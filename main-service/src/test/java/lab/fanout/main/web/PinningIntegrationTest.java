@@ -75,8 +75,9 @@ class PinningIntegrationTest extends FanoutIntegrationTest {
 
         assertThat(answer).hasStatus(HttpStatus.BAD_REQUEST);
         assertThat(answer).bodyJson().extractingPath("$.detail").asString()
-                .startsWith("pinning: reactive blocks no thread").contains("[sequential, completableFuture, "
-                        + "completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork]");
+                .startsWith("pinning: reactive blocks no thread").contains("[sequential, completableFuture,"
+                        + " completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor,"
+                        + " scopeFork]");
     }
 
     @ParameterizedTest
@@ -141,8 +142,8 @@ class PinningIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
-     * The hang, bounded. With the virtual-thread pollers (this JVM's default) a request whose calls pin every carrier in
-     * a socket read stalls: the pollers are virtual threads and cannot run, so no read is woken when its answer
+     * The hang, bounded. With the virtual-thread pollers (this JVM's default) a request whose calls pin every carrier
+     * in a socket read stalls: the pollers are virtual threads and cannot run, so no read is woken when its answer
      * comes, and the whole service stops (its request threads are virtual too). Each pinned read waits for its
      * timeout, capped at the time left to the deadline, and the deadline's alarm closes their sockets: the request
      * ends at the deadline, not at the 5 s response timeout, with a 504 that names the pinning and the poller mode,
