@@ -22,8 +22,8 @@ import org.springframework.core.env.Environment;
 /**
  * {@code knobs} at {@code /actuator/info}: the service's own {@link Knobs} records plus the runtime settings that
  * decide a benchmark (cores, request threads, Tomcat limits, common-pool parallelism, the virtual-thread scheduler's
- * carriers, the collector, the heap, the JVM's own options), read from the running JVM, so that a {@code -D} or {@code -XX} option shows as
- * its effect. Logged once when ready.
+ * carriers, the socket pollers' mode ({@link PollerMode}), the collector, the heap, the JVM's own options), read from
+ * the running JVM, so that a {@code -D} or {@code -XX} option shows as its effect. Logged once when ready.
  */
 public class KnobsInfoContributor implements InfoContributor {
 
@@ -68,6 +68,15 @@ public class KnobsInfoContributor implements InfoContributor {
         return Integer.getInteger("jdk.virtualThreadScheduler.minRunnable", Math.max(parallelism / 2, 1));
     }
 
+    /** @return the effective {@code jdk.pollerMode}'s name, or why it is not valid (the JDK fails on its first use) */
+    static String pollerMode() {
+        try {
+            return PollerMode.effective().name();
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
     Map<String, Object> knobs() {
         Map<String, Object> all = new LinkedHashMap<>();
         Map<String, Object> runtime = new LinkedHashMap<>();
@@ -83,6 +92,7 @@ public class KnobsInfoContributor implements InfoContributor {
         runtime.put("carrierParallelism", CARRIERS.getParallelism());
         runtime.put("carrierMaxPoolSize", carrierMaxPoolSize(CARRIERS.getParallelism()));
         runtime.put("carrierMinRunnable", carrierMinRunnable(CARRIERS.getParallelism()));
+        runtime.put("pollerMode", pollerMode());
         runtime.put("garbageCollectors", ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).toList());
         runtime.put("maxHeapBytes", Runtime.getRuntime().maxMemory());

@@ -9,6 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The runtime half of {@code knobs}: what the JVM runs with, as a -D or -XX option would change it (gh-13 part 3). */
@@ -26,6 +27,7 @@ class KnobsInfoContributorTest {
                 "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
         assertThat((List<String>) runtime.get("garbageCollectors")).isNotEmpty();
         assertThat(runtime).containsKeys("carrierMaxPoolSize", "carrierMinRunnable", "commonPoolParallelism", "maxHeapBytes");
+        assertThat(runtime).containsEntry("pollerMode", PollerMode.effective().name());
         // this very JVM's options: surefire's argLine sets --enable-preview
         assertThat((List<String>) runtime.get("jvmInputArguments"))
                 .containsExactlyElementsOf(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments())
@@ -46,5 +48,17 @@ class KnobsInfoContributorTest {
                 "skipped: this JVM sets jdk.virtualThreadScheduler.minRunnable, so the default does not apply");
         assertThat(KnobsInfoContributor.carrierMinRunnable(1)).isEqualTo(1);
         assertThat(KnobsInfoContributor.carrierMinRunnable(8)).isEqualTo(4);
+    }
+
+    /** As JDK 25 reads {@code jdk.pollerMode} (sun.nio.ch.Poller), the default from its providers (gh-23 item 5). */
+    @Test
+    void pollerModeIsReadAsTheJdkReadsIt() {
+        assertThat(PollerMode.of(null, "Linux")).isEqualTo(PollerMode.VTHREAD_POLLERS);
+        assertThat(PollerMode.of(null, "Mac OS X")).isEqualTo(PollerMode.SYSTEM_THREADS);
+        assertThat(PollerMode.of("1", "Linux")).isEqualTo(PollerMode.SYSTEM_THREADS);
+        assertThat(PollerMode.of("system_threads", "Linux")).isEqualTo(PollerMode.SYSTEM_THREADS);
+        assertThat(PollerMode.of("2", "Windows 11")).isEqualTo(PollerMode.VTHREAD_POLLERS);
+        assertThatIllegalArgumentException().isThrownBy(() -> PollerMode.of("3", "Linux"))
+                .withMessage("jdk.pollerMode: '3' is not 1, 2, SYSTEM_THREADS or VTHREAD_POLLERS");
     }
 }

@@ -66,6 +66,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset tail        (fan-out width, a 1 s tail and hedged requests: about 23 min)",
                 "  ./lab bench --preset footprint --forks 3   (memory per request in flight, 100 to 10,000)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
+                "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -75,10 +76,9 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint or faults"
-                    + " (default:"
-                    + " quick unless --matrix); faults is not a throughput matrix but the failure-mode table per"
-                    + " strategy (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning or"
+                    + " faults (default: quick unless --matrix); faults is not a throughput matrix but the failure-mode"
+                    + " table per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",

@@ -29,7 +29,7 @@ class MatrixFileTest {
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
-                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, faults]");
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning, faults]");
     }
 
     @Test
@@ -62,6 +62,19 @@ class MatrixFileTest {
         List<Cell> cpu = MatrixFile.preset("cpu").cells();
         assertThat(cpu).hasSize(32).extracting(Cell::query).containsOnly("cpuMs=0", "cpuMs=1", "cpuMs=5", "cpuMs=20");
         assertThat(cpu).extracting(Cell::profile).containsOnly("virtual", "platform");
+    }
+
+    /** Both poller modes: the default's stall, and the carrier bound under platform-thread pollers (gh-23 item 5). */
+    @Test
+    void pinningPresetCrossesPinningWithBothPollerModesAndAPlatformThreadControl() {
+        List<Cell> pinning = MatrixFile.preset("pinning").cells();
+        assertThat(pinning).hasSize(11).allMatch(c -> c.profile().equals("virtual") && c.latencyMs() == 100)
+                .extracting(Cell::strategy).containsOnly(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.SCOPE_FORK,
+                        Strategy.THREAD_PER_TASK);
+        assertThat(pinning).filteredOn(c -> c.jvmOptions().isEmpty()).extracting(Cell::query)
+                .containsOnly("pinning=none", "pinning=synchronized", "pinning=native");
+        assertThat(pinning).filteredOn(c -> c.jvmOptions().equals(List.of("-Djdk.pollerMode=1"))).hasSize(2)
+                .allMatch(c -> c.query().equals("pinning=native") && c.strategy() != Strategy.THREAD_PER_TASK);
     }
 
     @Test

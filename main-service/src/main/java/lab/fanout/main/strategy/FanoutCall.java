@@ -57,7 +57,7 @@ public final class FanoutCall<T> {
     }
 
     /**
-     * Makes the call on this thread.
+     * Makes the call on this thread, holding what the request's {@link Pinning} says while it blocks.
      *
      * @return the slice's items, never null
      * @throws FanoutException as {@link lab.fanout.main.client.DownstreamClient#fetch}
@@ -94,8 +94,9 @@ public final class FanoutCall<T> {
     private List<T> attempt(Attempt attempt, Exchange exchange) {
         List<T> body;
         try {
-            body = request.client().fetch(downstream, slice, type, request.simulationFor(downstream),
-                    request.deadline(), exchange);
+            // the attempt as the monitor: this call's own, and it escapes (winner), so the lock cannot be elided
+            body = request.pinning().around(attempt, () -> request.client().fetch(downstream, slice, type,
+                    request.simulationFor(downstream), request.deadline(), exchange));
         } catch (RuntimeException e) {
             attempt.failed();
             throw e;

@@ -46,6 +46,7 @@ public final class FanoutCalls {
     private final Deadline deadline;
     private final int width;
     private final Hedging hedging;
+    private final Pinning pinning;
     /** The strategy's name for the hedging meters' tag. */
     private final String strategy;
     /** Per downstream, the adaptive hedge's delay, read once per request (empty: do not hedge). */
@@ -57,24 +58,29 @@ public final class FanoutCalls {
     private final Set<FanoutCall<?>> endedInTime = ConcurrentHashMap.newKeySet();
     private final WastedCalls wasted;
 
-    /** One call to each downstream, for its whole catalogue, unhedged (for tests: the hedging meters say "none"). */
+    /**
+     * One call to each downstream, for its whole catalogue, unhedged, unpinned (for tests: the hedging meters say
+     * "none").
+     */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
-        this(client, simulation, deadline, 1, Hedging.OFF, "none");
+        this(client, simulation, deadline, 1, Hedging.OFF, Pinning.NONE, "none");
     }
 
     /**
      * @param width    calls per downstream, 1..{@value #MAX_WIDTH}: each fetches one of {@code width} slices
      * @param hedging  whether a slow call gets a second copy; the strategy races the two its own way
+     * @param pinning  what each blocking call holds while it blocks ({@link FanoutCall#fetch}); not the reactive calls
      * @param strategy the strategy's name, for the hedging meters
      * @throws IllegalArgumentException if width is outside 1..{@value #MAX_WIDTH}
      */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline, int width, Hedging hedging,
-                       String strategy) {
+                       Pinning pinning, String strategy) {
         this.client = client;
         this.simulation = simulation;
         this.deadline = deadline;
         this.width = width;
         this.hedging = hedging;
+        this.pinning = pinning;
         this.strategy = strategy;
         this.wasted = new WastedCalls(client, deadline);
         List<FanoutCall<?>> calls = new ArrayList<>();
@@ -193,6 +199,11 @@ public final class FanoutCalls {
     /** @return what to forward to {@code downstream}: the latency knobs, and the fault knobs if it is targeted */
     Simulation simulationFor(Downstream downstream) {
         return simulation.forTarget(downstream.timingName());
+    }
+
+    /** @return what each blocking call holds while it blocks */
+    public Pinning pinning() {
+        return pinning;
     }
 
     /** @return the strategy's name, for the hedging meters */

@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
 import lab.fanout.common.BadParameterException;
+import lab.fanout.common.PollerMode;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.DownstreamClient;
@@ -19,6 +20,7 @@ import lab.fanout.main.strategy.FanoutCalls;
 import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Fetched;
 import lab.fanout.main.strategy.Hedging;
+import lab.fanout.main.strategy.Pinning;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
 import org.jspecify.annotations.Nullable;
@@ -31,9 +33,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&latencyMs=..]}: every
- * order joined with its account and products, fetched from the three downstream services by the chosen strategy,
- * in {@code width} calls to each.
+ * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&pinning=..&latencyMs=..]}:
+ * every order joined with its account and products, fetched from the three downstream services by the chosen
+ * strategy, in {@code width} calls to each.
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
@@ -74,6 +76,9 @@ class BackofficeController {
      * @param cpuMs   CPU-bound work after the join, CPU-ms per request, 0..{@value CpuWork#MAX_MS} (default 0): real
      *                computation ({@link CpuWork}) on the thread that joins the calls (the request thread; for
      *                reactive, the I/O reactor thread that completes the join); out of range a 400
+     * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
+     *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
+     *                but {@code none} with the reactive strategy, whose calls block no thread
      * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
      */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
@@ -82,16 +87,22 @@ class BackofficeController {
                   @Max(value = FanoutCalls.MAX_WIDTH, message = WIDTH_RANGE) int width,
                   @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging,
                   @RequestParam(defaultValue = "0") @Min(value = 0, message = CPU_RANGE)
-                  @Max(value = CpuWork.MAX_MS, message = CPU_RANGE) int cpuMs) {
+                  @Max(value = CpuWork.MAX_MS, message = CPU_RANGE) int cpuMs,
+                  @RequestParam(defaultValue = "none") Pinning pinning) {
         FanoutStrategy strategy = strategies.get(concurrency);
         if (hedging != null && !strategy.hedges()) {
             throw new BadParameterException("hedgeAfterMs: " + concurrency + " makes one call at a time and cannot"
                     + " send a second copy of a slow one; hedge with one of " + hedgingStrategies());
         }
+        if (pinning != Pinning.NONE && strategy instanceof AsyncFanoutStrategy) {
+            throw new BadParameterException("pinning: " + concurrency + " blocks no thread while its calls run, so"
+                    + " nothing can pin; only " + Pinning.NONE + " goes with it. Pin with one of "
+                    + blockingStrategies());
+        }
         long start = System.nanoTime();
         boolean virtual = Thread.currentThread().isVirtual();
         FanoutCalls calls = new FanoutCalls(client, simulation, Deadline.after(deadline), width,
-                hedging == null ? Hedging.OFF : hedging, concurrency.toString());
+                hedging == null ? Hedging.OFF : hedging, pinning, concurrency.toString());
         try {
             client.breakers().refuseIfAnyOpen();   // the answer needs every downstream: no call while one is open
         } catch (FanoutException e) {
@@ -119,6 +130,11 @@ class BackofficeController {
         return Arrays.stream(StrategyName.values()).filter(name -> strategies.get(name).hedges()).toList();
     }
 
+    private List<StrategyName> blockingStrategies() {
+        return Arrays.stream(StrategyName.values())
+                .filter(name -> !(strategies.get(name) instanceof AsyncFanoutStrategy)).toList();
+    }
+
     private static ResponseEntity<List<OrderView>> answer(StrategyName strategy, FanoutCalls calls, long start,
                                                           boolean virtual, Fetched fetched, int cpuMs) {
         if (cpuMs > 0) {
@@ -130,6 +146,13 @@ class BackofficeController {
     private static FanoutException problem(FanoutException e, StrategyName strategy, FanoutCalls calls, long start,
                                            boolean virtual) {
         e.getBody().setProperty("strategy", strategy.toString());
+        if (calls.pinning() != Pinning.NONE) {
+            e.getBody().setProperty("pinning", calls.pinning().toString());
+            if (e.kind() == FanoutException.Kind.DEADLINE_EXCEEDED) {
+                calls.pinning().deadlineHint(PollerMode.effective())
+                        .ifPresent(hint -> e.getBody().setDetail(e.getBody().getDetail() + ". " + hint));
+            }
+        }
         e.getHeaders().addAll(headers(strategy, calls, start, virtual));
         return e;
     }

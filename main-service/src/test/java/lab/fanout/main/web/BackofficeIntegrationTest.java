@@ -239,7 +239,8 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "bad-parameter");
         assertThat(answer).bodyJson().extractingPath("$.detail").isEqualTo("latencyms: not a parameter of this"
                 + " endpoint (did you mean latencyMs?); it takes [concurrency, latencyMs, jitterMs, errorRate,"
-                + " errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget, width, hedgeAfterMs, cpuMs]");
+                + " errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget, width, hedgeAfterMs, cpuMs,"
+                + " pinning]");
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(0, anyRequestedFor(anyUrl()));
         }
