@@ -20,7 +20,8 @@ class HarnessSizeTest {
     // 6,550 until issue 27 added the tail preset (Tail, the queries axis, the tail columns) and ./lab up --breaker;
     // 6,735 until issue 24 (./lab compare, --forks, intervals: +476) and issue 23's memory figures (+309)
     // 7,520 until issue 26's ./lab up --orders-store postgres --db-pool --db-url (+62)
-    static final int LIMIT = 7_582;
+    // 7,582 until issue 23's carrier bound for pinning=native (+24)
+    static final int LIMIT = 7_606;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -64,6 +64,26 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
+     * This bound beside the carriers' when every call is made from a native frame ({@code pinning=native}) on a
+     * virtual thread, which then keeps its carrier for the call's latency: λ ≤ carriers ÷ (3 × latency), Little's
+     * law with the carriers as the resource held. The virtual-thread strategies make their calls on virtual
+     * threads; sequential on the request thread, a virtual one under the virtual profile; the others on platform
+     * threads, which nothing pins.
+     *
+     * @param carriers the virtual-thread scheduler's parallelism, or null when unknown (the bound is then unchanged)
+     */
+    public Bound withPinnedCarriers(Strategy strategy, boolean virtualProfile, Integer carriers, int latencyMs) {
+        boolean onVirtualThreads = strategy == Strategy.VIRTUAL_THREAD_PER_TASK || strategy == Strategy.SCOPE_FORK
+                || strategy == Strategy.SEQUENTIAL && virtualProfile;
+        if (carriers == null || !onVirtualThreads || latencyMs <= 0) {
+            return this;
+        }
+        Map<String, Double> limits = new LinkedHashMap<>(ceilings);
+        limits.put("carriers (pinned)", carriers / (3 * latencyMs / 1000.0));
+        return tightest(limits);
+    }
+
+    /**
      * This bound beside the CPU's, X ≤ cores ÷ D. D is measured in the cell itself, so it holds the overheads of
      * that load, and measured ÷ (cores ÷ D) is the share of the cores the system used: near 100 % the CPU was the
      * limit.

@@ -145,6 +145,10 @@ public final class BenchRunner {
         int clients = driver instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
         Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
+        if (cell.query().contains("pinning=native")) {
+            littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
+                    d.latencyMs());
+        }
         return new CellResult(index, cell, d, littlesLaw, reps, scraper.heapBytes(),
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));
     }

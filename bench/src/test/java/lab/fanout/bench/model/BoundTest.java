@@ -167,4 +167,18 @@ class BoundTest {
         assertThat(b.limit()).isEqualTo(Bound.CPU);
         assertThat(b.requestsPerSecond()).isCloseTo(2000, within(1e-9));
     }
+
+    @Test
+    void aNativePinOnAVirtualThreadMakesTheCarriersTheResourceHeld() {
+        Bound b = Bound.of(Strategy.SCOPE_FORK, true, 20, 200, 500, 167, 100, 1, null);
+        // 2 carriers, each held for one call of 100 ms, 3 calls per request: 2 ÷ 0.3 s = 6.67 req/s
+        Bound pinned = b.withPinnedCarriers(Strategy.SCOPE_FORK, true, 2, 100);
+        assertThat(pinned.limit()).isEqualTo("carriers (pinned)");
+        assertThat(pinned.requestsPerSecond()).isCloseTo(6.667, within(1e-3));
+        assertThat(b.withPinnedCarriers(Strategy.SEQUENTIAL, true, 2, 100).limit()).isEqualTo("carriers (pinned)");
+        // platform threads carry these calls: nothing to pin
+        assertThat(b.withPinnedCarriers(Strategy.THREAD_PER_TASK, true, 2, 100)).isEqualTo(b);
+        assertThat(b.withPinnedCarriers(Strategy.SEQUENTIAL, false, 2, 100)).isEqualTo(b);
+        assertThat(b.withPinnedCarriers(Strategy.SCOPE_FORK, true, null, 100)).isEqualTo(b);
+    }
 }
