@@ -21,7 +21,8 @@ class HarnessSizeTest {
     // 6,735 until issue 24 (./lab compare, --forks, intervals: +476) and issue 23's memory figures (+309)
     // 7,520 until issue 26's ./lab up --orders-store postgres --db-pool --db-url (+62)
     // 7,582 until issue 23's carrier bound for pinning=native (+24)
-    static final int LIMIT = 7_606;
+    // 7,606 until issue 23's pinned count in the report (+27)
+    static final int LIMIT = 7_633;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

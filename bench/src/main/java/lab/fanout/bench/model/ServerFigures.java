@@ -16,9 +16,20 @@ package lab.fanout.bench.model;
  * @param hedgesSent          second copies of slow calls sent during the run ({@code fanout_hedges_sent_total}'s
  *                            increase), or null when a scrape failed
  * @param memory              its RSS, OS threads and (with Native Memory Tracking) heap and stacks meanwhile
+ * @param pinned              virtual threads that pinned their carrier for 20 ms or more during the run (JFR's
+ *                            jdk.VirtualThreadPinned, as Micrometer counts it: the increase of
+ *                            {@code jvm_threads_virtual_pinned_seconds_count}), or null when a scrape failed
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
-                            Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory) {
+                            Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
+                            Double pinned) {
+
+    /** Figures of a run without a pinning count. */
+    public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                         Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory) {
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, hedgesSent,
+                memory, null);
+    }
 
     /** Figures of a run without hedging. */
     public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,

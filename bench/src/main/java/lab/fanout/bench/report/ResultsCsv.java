@@ -119,6 +119,7 @@ public final class ResultsCsv {
         col("thread_stacks_committed_mib", r -> snapshot(r, Memory.Snapshot::stackCommittedMiB));
         col("thread_stacks_reserved_mib", r -> snapshot(r, Memory.Snapshot::stackReservedMiB));
         col("live_virtual_threads", r -> snapshot(r, Memory.Snapshot::virtualThreads));
+        col("virtual_threads_pinned", r -> r.rep.server().pinned());
     }
 
     public static List<String> header() {

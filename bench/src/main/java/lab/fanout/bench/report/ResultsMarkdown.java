@@ -13,6 +13,7 @@ import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Tail;
 
@@ -68,6 +69,14 @@ public final class ResultsMarkdown {
                     + Fmt.num(snapshot(r, Memory.Snapshot::stackCommittedMiB), 1) + " / "
                     + Fmt.num(snapshot(r, Memory.Snapshot::stackReservedMiB), 0) + " · "
                     + Fmt.num(snapshot(r, Memory.Snapshot::virtualThreads), 0));
+
+    /** Micrometer's count of virtual threads pinned for 20 ms or more, for cells that ask for pinning. */
+    private static final Column PINNED = new Column("Virtual threads pinned (per request)", r -> {
+        Double pinned = Stats.sumOrNull(r.repetitions().stream().map(p -> p.server().pinned()).toList());
+        long answered = r.repetitions().stream().mapToLong(p -> p.run().answered()).sum();
+        return Fmt.num(pinned, 0) + " (" + Fmt.num(pinned == null || answered == 0 ? null : pinned / answered, 1)
+                + ")";
+    });
 
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
@@ -153,6 +162,9 @@ public final class ResultsMarkdown {
         columns.addAll(FIGURES);
         if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
             columns.add(SNAPSHOT);
+        }
+        if (cells.stream().anyMatch(r -> r.cell().query().contains("pinning="))) {
+            columns.add(PINNED);
         }
         cells.stream()
                 .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
@@ -252,6 +264,8 @@ public final class ResultsMarkdown {
               -XX:NativeMemoryTracking=summary and a fixed heap): mid-run, after a full GC (jcmd GC.run), the heap in
               use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap. Live
               virtual threads: parked ones too, from a JSON thread dump (jcmd Thread.dump_to_file).
+            - **Virtual threads pinned** (cells with a pinning query): Micrometer's count of pins of 20 ms or more
+              (JFR's jdk.VirtualThreadPinned) over all repetitions, and per answered request.
             - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
               not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
               i.e. someone else's work.

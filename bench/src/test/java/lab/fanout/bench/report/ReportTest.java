@@ -72,6 +72,23 @@ class ReportTest {
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
     }
 
+    /** Issue 23, item 5: cells that ask for pinning show Micrometer's pinned count, in all and per request. */
+    @Test
+    void aPinningCellShowsHowManyVirtualThreadsPinned() {
+        CellResult r = result(1, 100, 480, 500);
+        Cell cell = new Cell("pinning", r.cell().strategy(), "virtual", 10, 100, List.of(), 100, 200,
+                "pinning=native", null, 1000, null, 3, 3, 20);
+        CellResult pinned = new CellResult(1, cell, r.deployment(), r.littlesLaw(), r.repetitions().stream()
+                .map(p -> new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null, 0.5, 4,
+                        null, Memory.NONE, 3000.0), 97.0, null, Map.<String, Double>of())).toList(),
+                r.heapAfterBytes(), r.command());
+        // 3 repetitions of 1,000 answers, 3,000 pins each: 3 per request, one per call
+        assertThat(ResultsMarkdown.render("t", List.of(), List.of(pinned), Map.of(), false))
+                .contains("| Virtual threads pinned (per request) |").contains("| 9000 (3.0) |");
+        assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
+                .doesNotContain("| Virtual threads pinned");
+    }
+
     /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */
     @Test
     void markdownShowsMainServicesJvmInTheHeaderOrAsColumnsWhenItVaries() {
