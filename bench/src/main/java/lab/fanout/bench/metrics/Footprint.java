@@ -29,6 +29,8 @@ public final class Footprint {
     private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern STACK = Pattern.compile(
             "\\(stack: reserved=(\\d+)KB, committed=(\\d+)KB");
+    private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+)");
+    private static final Pattern THREADS = Pattern.compile("(?m)^Threads:\\s+(\\d+)");
     private static final Pattern HEAP_USED = Pattern.compile("heap +total.*?used (\\d+)K");
     private static final JsonMapper JSON = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -40,7 +42,7 @@ public final class Footprint {
     public static double[] rssAndThreads(long pid) {
         try {
             String status = Files.readString(Path.of("/proc/" + pid + "/status"));
-            return new double[] {field(status, "VmRSS") / 1024.0, field(status, "Threads")};
+            return new double[] {field(status, VM_RSS) / 1024.0, field(status, THREADS)};
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -120,10 +122,10 @@ public final class Footprint {
     }
 
     /** @return the number of a {@code Name:   123 kB} line of /proc/pid/status */
-    private static long field(String status, String name) {
-        Matcher m = Pattern.compile("(?m)^" + name + ":\\s+(\\d+)").matcher(status);
+    private static long field(String status, Pattern line) {
+        Matcher m = line.matcher(status);
         if (!m.find()) {
-            throw new IllegalArgumentException("no " + name + " in /proc/<pid>/status");
+            throw new IllegalArgumentException("no " + line + " in /proc/<pid>/status");
         }
         return Long.parseLong(m.group(1));
     }

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.model.Stats;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
 /**
@@ -112,7 +113,7 @@ public final class Comparison {
      *         the samples are too few for p to go below {@link #ALPHA}
      */
     static String verdict(List<Double> a, List<Double> b) {
-        double smallest = 2 / binomial(a.size() + b.size(), a.size());
+        double smallest = 2 / BinomialCoefficientDouble.value(a.size() + b.size(), a.size());
         if (smallest >= ALPHA) {
             return "~ | too few: n = " + a.size() + " + " + b.size() + " cannot give p < " + ALPHA + ", needs "
                     + needed() + " + " + needed();
@@ -126,18 +127,10 @@ public final class Comparison {
     /** @return the fewest samples per side for which a two-sided exact test can reach p < {@link #ALPHA} */
     static int needed() {
         int n = 1;
-        while (2 / binomial(2 * n, n) >= ALPHA) {
+        while (2 / BinomialCoefficientDouble.value(2 * n, n) >= ALPHA) {
             n++;
         }
         return n;
-    }
-
-    private static double binomial(int n, int k) {
-        double c = 1;
-        for (int i = 1; i <= k; i++) {
-            c = c * (n - k + i) / i;
-        }
-        return c;
     }
 
     private static String summary(List<Double> v) {
