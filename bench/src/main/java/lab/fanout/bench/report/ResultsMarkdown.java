@@ -61,7 +61,7 @@ public final class ResultsMarkdown {
                     + Fmt.num(100 * t.expectedSlowShareHedged(), 2) + " %" : "")).orElse("n/a")),
             new Column("p50 / p99 / p99.9 (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / "
                     + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(99.9), 0)),
-            new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
+            new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent().median(), 1) + " %"));
 
     /** Native Memory Tracking's mid-run snapshot, for cells whose main-service runs with it. */
     private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB) · live"
@@ -104,7 +104,7 @@ public final class ResultsMarkdown {
                     + r.downstreamCpuMsPerCall().stream().map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
                     + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
             new Column("Heap after (MB)",
-                    r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
+                    r -> Fmt.num(r.heapAfterMB().median(), 0)),
             new Column("RSS peak (MiB) · OS threads peak", r -> Fmt.num(r.peak(f -> f.memory().peakRssMiB()), 0)
                     + " · " + Fmt.num(r.peak(f -> f.memory().peakOsThreads()), 0)),
             new Column("Machine CPU (others)", r -> Fmt.num(r.median(Repetition::machineBusyPercent), 0) + " % ("

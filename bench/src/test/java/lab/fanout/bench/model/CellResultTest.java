@@ -28,7 +28,7 @@ class CellResultTest {
         List<Repetition> reps = cpuPerRep.stream().map(c -> new Repetition(1, load,
                 new DriverRun(1000, 1000, 950, new TreeMap<>(Map.of("HTTP 504", 50L)), 1.05, h),
                 new ServerFigures(null, null, null, null, 7.0, 1), 99.0, 1.0, c)).toList();
-        return new CellResult(1, cell, d, littlesLaw, reps, null, "hey");
+        return new CellResult(1, cell, d, littlesLaw, reps, Map.of(), "hey");
     }
 
     @Test

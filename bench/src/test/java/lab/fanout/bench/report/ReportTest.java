@@ -45,7 +45,7 @@ class ReportTest {
         var reps = List.of(1, 2, 3).stream().map(i -> new Repetition(i, load,
                 new DriverRun(1000, 1000, (long) (rps * 2), new TreeMap<>(Map.of("HTTP 503", 3L)), 2.0, h),
                 new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null, Map.<String, Double>of())).toList();
-        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6,
+        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, Map.of(1, 80e6),
                 "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
