@@ -162,27 +162,6 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.median(each(figure));
     }
 
-    /** @return a memory figure's median over the repetitions ({@link Memory}: MiB, threads), null when absent */
-    public Double memory(Function<Memory, Double> figure) {
-        return median(r -> figure.apply(r.server().memory()));
-    }
-
-    /** @return the largest value of one of main-service's figures over the repetitions, null when absent from all */
-    public Double peak(Function<ServerFigures, Double> figure) {
-        return Stats.max(each(r -> figure.apply(r.server())));
-    }
-
-    /** @return {@link #cpuMsPerAnswer} of each downstream in {@link ServiceDefaults#DOWNSTREAMS}' order (nulls kept) */
-    public List<Double> downstreamCpuMsPerCall() {
-        return ServiceDefaults.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
-    }
-
-    /** @return main-service's CPU ms per answer: from /proc, else (a remote target) its own process_cpu_time */
-    public Double mainCpuMsPerAnswer() {
-        Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
-        return proc != null ? proc : perAnswer(r -> r.server().cpuSeconds());
-    }
-
     /** @return the mid-run snapshot's heap after GC + committed stacks, MiB, median of the repetitions, or null */
     public Double liveMiB() {
         return median(r -> r.server().memory().snapshot() == null ? null : r.server().memory().snapshot().liveMiB());

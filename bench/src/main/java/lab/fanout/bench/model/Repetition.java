@@ -48,6 +48,6 @@ public record Repetition(int index, Load load, DriverRun run, ServerFigures serv
     public Double mainCpuMsPerAnswer() {
         Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
         return proc != null || server.cpuSeconds() == null || run.answered() == 0 ? proc
-                : 1000 * server.cpuSeconds() / run.answered();
+                : Double.valueOf(1000 * server.cpuSeconds() / run.answered());
     }
 }
