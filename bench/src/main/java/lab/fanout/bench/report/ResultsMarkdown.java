@@ -232,9 +232,10 @@ public final class ResultsMarkdown {
               95 % needs 6 samples; with fewer the interval is min–max and its coverage lower (3: 75 %, 5: 94 %).
               ⚠ warm-up capped: a warm-up ended on its time cap before main-service settled; no verdict rests on it.
             - **Every other figure** (latency, time, peaks, CPU, memory, machine CPU; not the bounds, which are
-              ceilings, nor Errors, a count over all repetitions) is printed the same way in short, median (low–high):
-              the same samples, so the coverage in its row's Req./Sec.; a figure absent from some samples gives its
-              own coverage, and a figure with one sample says n=1 (the heap after the cell is read once per fork).
+              ceilings, nor Errors, a count over all repetitions; the slow share has its own interval) is printed the
+              same way in short, median (low–high): the same samples, so the coverage in its row's Req./Sec.; a figure
+              absent from some samples gives its own coverage, and a figure with one sample says n=1 (the heap after
+              the cell is read once per fork). results.csv has every sample: one row per repetition.
             - **Bound**: the tighter of the two in **Little's law · CPU bound**; the limit says which resource sets it.
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,
@@ -246,8 +247,9 @@ public final class ResultsMarkdown {
               request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
               itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
               share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
-            - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost.
-            - **p50 … max**: each repetition's percentile of its answered requests (HdrHistogram), as the
+            - **Efficiency** = Req./Sec. ÷ Bound, its interval's ends too: what queueing, the network and the rest
+              cost.
+            - **p50 … max**: each repetition's percentiles of its answered requests (HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission). In the open
               model (a rate: vegeta at a constant arrival rate, Load model says which) they count from the moment each
               request was due (start + (i + 1) ÷ rate), so a stall of the server shows in full; there Req./Sec. is the
@@ -277,7 +279,7 @@ public final class ResultsMarkdown {
             - **Virtual threads pinned** (cells with a pinning query): Micrometer's count of pins of 20 ms or more
               (JFR's jdk.VirtualThreadPinned) in a repetition, and per answered request.
             - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
-              not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
+              not the strategy, is the limit. **others**: the part used by processes that are not the harness's,
               i.e. someone else's work.
             """;
 }
