@@ -2,6 +2,7 @@ package lab.fanout.bench.model;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -14,17 +15,23 @@ import org.apache.commons.statistics.interval.BinomialConfidenceInterval;
 import org.apache.commons.statistics.interval.Interval;
 
 /**
- * A finished cell and the figures the report shows: throughput is the median (and range) of the repetitions; latency
- * percentiles come from all repetitions' requests in one histogram, steadier than a median of p99s. Peaks are the
- * largest of the repetitions; an absent figure is null, never 0.
+ * A finished cell and the figures the report shows: each figure of a repetition (throughput, a latency percentile, a
+ * peak, CPU per request) as the median with its confidence interval over {@link #samples} ({@link #estimate}); the
+ * heap after the cell, read once per fork, over the forks. {@link #latencyMs} and {@link #slowShare} pool all
+ * repetitions' requests in one histogram instead. An absent figure is null, never 0.
  *
  * @param index          1-based position in the run
  * @param littlesLaw     the Little's-law bound of the reported knobs; {@link #bound()} adds the CPU's
- * @param heapAfterBytes main-service's heap in use after the last repetition, bytes, or null
+ * @param heapAfterBytes fork (1-based) to main-service's heap in use after that fork's last repetition, bytes; a fork
+ *                       where it could not be read is absent
  * @param command        the driver command of the first repetition, to reproduce it
  */
 public record CellResult(int index, Cell cell, Deployment deployment, Bound littlesLaw, List<Repetition> repetitions,
-                         Double heapAfterBytes, String command) {
+                         Map<Integer, Double> heapAfterBytes, String command) {
+
+    public CellResult {
+        heapAfterBytes = Map.copyOf(heapAfterBytes);
+    }
 
     /** The processes whose CPU makes D of the CPU bound: main-service, the downstreams and the driver. */
     static final List<String> SYSTEM = Stream.concat(Stream.concat(Stream.of(ServiceDefaults.MAIN),
@@ -32,20 +39,29 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
 
     /** @return req/s: the median with its confidence interval over {@link #samples} of each run's throughput */
     public Stats.Estimate throughput() {
-        return Stats.interval(samples(r -> r.run().throughput()));
+        return estimate(r -> r.run().throughput());
+    }
+
+    /** @return a repetition's figure (in its unit): the median with its confidence interval over {@link #samples} */
+    public Stats.Estimate estimate(Function<Repetition, Double> figure) {
+        return Stats.interval(samples(figure));
+    }
+
+    /** @return MB: the heap after the cell, median and interval over the forks (n = 1 with one fork) */
+    public Stats.Estimate heapAfterMB() {
+        return Stats.interval(heapAfterBytes.values().stream().map(b -> b / 1e6).toList());
     }
 
     public Double throughputMedian() {
         return throughput().median();
     }
 
-    /** @return ms: the percentile's median and interval over {@link #forks()} (or repetitions, with one fork) */
+    /**
+     * @return ms: the percentile (0..100, 100 = max) of each repetition's requests, its median and interval over
+     *         {@link #samples}, as results.csv's per-repetition columns give it and {@code ./lab compare} reads it
+     */
     public Stats.Estimate latencyEstimate(double percentile) {
-        return Stats.interval(groups().stream().map(reps -> {
-            Histogram h = DriverRun.histogram();
-            reps.forEach(r -> h.add(r.run().latencyMicros()));
-            return Stats.percentileMs(h, percentile);
-        }).toList());
+        return estimate(r -> Stats.percentileMs(r.run().latencyMicros(), percentile));
     }
 
     /**
@@ -73,11 +89,13 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return repetitions.stream().allMatch(Repetition::warmupSettled);
     }
 
-    /** @return this cell with {@code next}'s repetitions (another fork) added; heap after: the last fork's */
+    /** @return this cell with {@code next}'s repetitions and heap after (another fork) added */
     public CellResult merge(CellResult next) {
         List<Repetition> all = new ArrayList<>(repetitions);
         all.addAll(next.repetitions);
-        return new CellResult(index, cell, deployment, littlesLaw, all, next.heapAfterBytes, command);
+        Map<Integer, Double> heap = new TreeMap<>(heapAfterBytes);
+        heap.putAll(next.heapAfterBytes);
+        return new CellResult(index, cell, deployment, littlesLaw, all, heap, command);
     }
 
     /** @return the tighter of Little's law and the CPU bound, cores ÷ {@link #cpuSecondsPerRequest()} (if known) */
@@ -119,15 +137,14 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     }
 
     /**
-     * @return the downstream calls hedging added, % of the calls the answers needed (3 × width each); null without
-     *         hedging figures
+     * @return per repetition, the downstream calls hedging added, % of the calls its 2xx answers needed (3 × width
+     *         each): median and interval; n = 0 without hedging figures
      */
-    public Double extraDownstreamLoadPercent() {
-        Double sent = Stats.sumOrNull(each(r -> r.server().hedgesSent()));
-        long ok = repetitions.stream().mapToLong(r -> r.run().ok()).sum();
+    public Stats.Estimate extraDownstreamLoadPercent() {
         int calls = cell.tail().map(t -> t.width() * ServiceDefaults.DOWNSTREAM_COUNT)
                 .orElse(ServiceDefaults.DOWNSTREAM_COUNT);
-        return sent == null || ok == 0 ? null : 100 * sent / (ok * calls);
+        return estimate(r -> r.server().hedgesSent() == null || r.run().ok() == 0 ? null
+                : 100 * r.server().hedgesSent() / (r.run().ok() * calls));
     }
 
     public SortedMap<String, Long> errors() {
@@ -145,35 +162,14 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.median(each(figure));
     }
 
-    /** @return a memory figure's median over the repetitions ({@link Memory}: MiB, threads), null when absent */
-    public Double memory(Function<Memory, Double> figure) {
-        return median(r -> figure.apply(r.server().memory()));
-    }
-
     /** @return the mid-run snapshot's heap after GC + committed stacks, MiB, median of the repetitions, or null */
     public Double liveMiB() {
-        return memory(m -> m.snapshot() == null ? null : m.snapshot().liveMiB());
-    }
-
-    /** @return the largest value of one of main-service's figures over the repetitions, null when absent from all */
-    public Double peak(Function<ServerFigures, Double> figure) {
-        return Stats.max(each(r -> figure.apply(r.server())));
-    }
-
-    /** @return {@link #cpuMsPerAnswer} of each downstream in {@link ServiceDefaults#DOWNSTREAMS}' order (nulls kept) */
-    public List<Double> downstreamCpuMsPerCall() {
-        return ServiceDefaults.DOWNSTREAMS.stream().map(this::cpuMsPerAnswer).toList();
+        return median(r -> r.server().memory().snapshot() == null ? null : r.server().memory().snapshot().liveMiB());
     }
 
     /** @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers), or null */
     public Double cpuMsPerAnswer(String role) {
         return perAnswer(r -> r.cpuSeconds().get(role));
-    }
-
-    /** @return main-service's CPU ms per answer: from /proc, else (a remote target) its own process_cpu_time */
-    public Double mainCpuMsPerAnswer() {
-        Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
-        return proc != null ? proc : perAnswer(r -> r.server().cpuSeconds());
     }
 
     /**

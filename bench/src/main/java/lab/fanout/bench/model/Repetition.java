@@ -43,4 +43,11 @@ public record Repetition(int index, Load load, DriverRun run, ServerFigures serv
         Double s = cpuSeconds.get(role);
         return s == null || run.answered() == 0 ? null : 1000 * s / run.answered();
     }
+
+    /** @return main-service's CPU ms per answered request: from /proc, else (a remote target) its own counter */
+    public Double mainCpuMsPerAnswer() {
+        Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
+        return proc != null || server.cpuSeconds() == null || run.answered() == 0 ? proc
+                : Double.valueOf(1000 * server.cpuSeconds() / run.answered());
+    }
 }

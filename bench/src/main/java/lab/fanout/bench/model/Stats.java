@@ -27,6 +27,11 @@ public final class Stats {
      * @param n          how many samples
      */
     public record Estimate(Double median, Double low, Double high, double confidence, int n) {
+
+        /** @return the same estimate in another unit: median and ends × {@code factor} (finite, positive) */
+        public Estimate times(double factor) {
+            return n == 0 ? this : new Estimate(median * factor, low * factor, high * factor, confidence, n);
+        }
     }
 
     private Stats() {

@@ -34,8 +34,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * PNG charts per block (XChart): throughput with its bound, latency percentiles, efficiency; against concurrency (log
- * axis) when the block sweeps it, else as bars per strategy and profile. Latency has a log y axis, or the common
- * pool's 10 s answers would flatten the parallel strategies' 0.2 s to the floor.
+ * axis) when the block sweeps it, else as bars per strategy and profile. A measured figure is drawn at the median of
+ * its samples with error bars from its confidence interval, as the table prints it. Latency has a log y axis, or the
+ * common pool's 10 s answers would flatten the parallel strategies' 0.2 s to the floor.
  */
 public final class Charts {
 
@@ -89,10 +90,10 @@ public final class Charts {
 
     /**
      * The coordinated-omission lesson as one picture, when the run has open-model and closed-loop cells: p99 (solid)
-     * and p50 (dashed) latency, ms (log), and achieved throughput, req/s, both against the offered load: the open
-     * model's arrival rate, and for the closed loop c ÷ W, the rate its clients offer at the ideal latency (Little's
-     * law). Past the bound the open model's latency (from the due time) climbs with the queue; the closed loop's barely
-     * moves.
+     * and p50 (dashed) latency, ms (log), and achieved throughput, req/s (medians, error bars), against the offered
+     * load: the open model's arrival rate, and for the closed loop c ÷ W, the rate its clients offer at the ideal
+     * latency (Little's law). Past the bound the open model's latency (from the due time) climbs with the queue; the
+     * closed loop's barely moves.
      *
      * @return the PNG's file name, or empty when the run lacks either model
      */
@@ -124,20 +125,21 @@ public final class Charts {
             return Optional.empty();
         }
         String x = "offered load, req/s (open: arrival rate; closed: c ÷ ideal latency)";
-        XYChart latency = xyChart("Latency: open model (from due time) vs closed loop (from send)", x,
-                "ms (log scale)");
+        XYChart latency = xyChart("Latency: open model (from due time) vs closed loop (from send), medians ("
+                + ERROR_BARS + ")", x, "ms (log scale)");
         latency.getStyler().setYAxisLogarithmic(true).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern("#,##0.#");
-        XYChart throughput = xyChart("Achieved throughput: open model vs closed loop", x, "req/s");
+        XYChart throughput = xyChart("Achieved throughput: open model vs closed loop (" + ERROR_BARS + ")", x,
+                "req/s");
         for (boolean open : List.of(true, false)) {
             List<CellResult> rows = byModel.get(open);
             String name = open ? "open model (vegeta)" : "closed loop";
             Color colour = open ? new Color(0x1f77b4) : new Color(0xd62728);
             double[] xs = rows.stream().mapToDouble(Charts::offered).toArray();
-            colour(latency.addSeries(name + " p99", xs, ys(rows, r -> r.latencyMs(99), true)), colour);
-            colour(latency.addSeries(name + " p50", xs, ys(rows, r -> r.latencyMs(50), true)), colour)
+            colour(series(latency, name + " p99", xs, rows, r -> r.latencyEstimate(99), true), colour);
+            colour(series(latency, name + " p50", xs, rows, r -> r.latencyEstimate(50), true), colour)
                     .setLineStyle(DASHED);
-            colour(throughput.addSeries(name, xs, ys(rows, r -> orNaN(r.throughputMedian()), false)), colour);
+            colour(series(throughput, name, xs, rows, CellResult::throughput, false), colour);
         }
         List<Double> all = cells.stream().map(Charts::offered).toList();
         double[] range = {Stats.min(all), Stats.max(all)};
@@ -156,55 +158,50 @@ public final class Charts {
     /** @return file name (without .png) to chart, for {@code block} */
     static Map<String, Chart<?, ?>> charts(String block, List<CellResult> cells) {
         Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
+        Function<CellResult, Stats.Estimate> bound = r -> exact(r.bound().requestsPerSecond());
         if (cells.stream().map(r -> r.cell().concurrency()).distinct().count() > 1) {
             charts.put(block + "-throughput", xy(block + ": throughput (solid; " + ERROR_BARS + ") and bound (dashed:"
-                    + " Little's law or CPU)", "req/s", false, cells, r -> orNaN(r.throughputMedian()),
-                    r -> r.bound().requestsPerSecond(), Charts::throughputError));
-            charts.put(block + "-latency", xy(block + ": p99 (solid) and p50 (dashed) latency", "ms (log scale)", true,
-                    cells, r -> r.latencyMs(99), r -> r.latencyMs(50), null));
-            charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound", "%", false, cells,
-                    r -> 100 * r.efficiency(), null, null));
+                    + " Little's law or CPU)", "req/s", false, cells, CellResult::throughput, bound));
+            charts.put(block + "-latency", xy(block + ": p99 (solid) and p50 (dashed) latency, medians (" + ERROR_BARS
+                    + ")", "ms (log scale)", true, cells, r -> r.latencyEstimate(99), r -> r.latencyEstimate(50)));
+            charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound (" + ERROR_BARS + ")", "%",
+                    false, cells, Charts::efficiency, null));
         } else {
             charts.put(block + "-throughput", bars(block + ": throughput (" + ERROR_BARS + ") and bound (Little's law"
-                    + " or CPU)", "req/s", false, cells, Charts::throughputError,
-                    List.of(Map.entry("measured", r -> orNaN(r.throughputMedian())),
-                            Map.entry("bound", r -> r.bound().requestsPerSecond()))));
-            charts.put(block + "-latency", bars(block + ": latency percentiles", "ms (log scale)", true, cells, null,
-                    List.of(Map.entry("p50", r -> r.latencyMs(50)), Map.entry("p90", r -> r.latencyMs(90)),
-                            Map.entry("p99", r -> r.latencyMs(99)))));
-            charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound", "%", false, cells, null,
-                    List.of(Map.entry("efficiency", r -> 100 * r.efficiency()))));
+                    + " or CPU)", "req/s", false, cells,
+                    List.of(Map.entry("measured", CellResult::throughput), Map.entry("bound", bound))));
+            charts.put(block + "-latency", bars(block + ": latency percentiles, medians (" + ERROR_BARS + ")",
+                    "ms (log scale)", true, cells, List.of(Map.entry("p50", r -> r.latencyEstimate(50)),
+                            Map.entry("p90", r -> r.latencyEstimate(90)),
+                            Map.entry("p99", r -> r.latencyEstimate(99)))));
+            charts.put(block + "-efficiency", bars(block + ": efficiency = measured ÷ bound (" + ERROR_BARS + ")", "%",
+                    false, cells, List.of(Map.entry("efficiency", Charts::efficiency))));
         }
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
             charts.put(block + "-slow-share", bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
-                    cells, null, List.of(
-                            Map.entry("measured", r -> r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN)),
-                            Map.entry("1 − (1 − p)^N", r -> r.cell().tail().map(t -> 100 * t.expectedSlowShare())
-                                    .orElse(Double.NaN)))));
+                    cells, List.of(
+                            Map.entry("measured", r -> exact(r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN))),
+                            Map.entry("1 − (1 − p)^N", r -> exact(r.cell().tail().map(t -> 100 * t.expectedSlowShare())
+                                    .orElse(Double.NaN))))));
         }
         return charts;
     }
 
     /**
-     * One solid line per strategy and profile (and a dashed one for {@code dashed}, if given) over concurrency;
-     * {@code error}, if given, draws error bars of that half-width on the solid line.
+     * One solid line per strategy and profile (and a dashed one for {@code dashed}, if given) over concurrency, through
+     * the medians, with error bars ({@link #error}).
      */
     private static XYChart xy(String title, String unit, boolean logY, List<CellResult> cells,
-                              ToDoubleFunction<CellResult> solid, ToDoubleFunction<CellResult> dashed,
-                              ToDoubleFunction<CellResult> error) {
+                              Function<CellResult, Stats.Estimate> solid, Function<CellResult, Stats.Estimate> dashed) {
         XYChart chart = xyChart(title, "concurrency (clients, log scale)", unit);
         chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         cells.stream().collect(Collectors.groupingBy(r -> series(r, cells), LinkedHashMap::new, Collectors.toList()))
                 .forEach((key, rows) -> {
                     double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
-                    if (error == null) {
-                        chart.addSeries(key, x, ys(rows, solid, logY));
-                    } else {
-                        chart.addSeries(key, x, ys(rows, solid, logY), ys(rows, error, false));
-                    }
+                    series(chart, key, x, rows, solid, logY);
                     if (dashed != null) {
-                        XYSeries bound = chart.addSeries(key + " (dashed)", x, ys(rows, dashed, logY));
+                        XYSeries bound = series(chart, key + " (dashed)", x, rows, dashed, logY);
                         bound.setLineStyle(DASHED);
                         bound.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
                     }
@@ -213,12 +210,11 @@ public final class Charts {
     }
 
     /**
-     * Bars per category (strategy, profile and whatever else varies), one series per figure, in order; the first
-     * with error bars of half-width {@code firstError}, if given.
+     * Bars per category (strategy, profile and whatever else varies), one series per figure, in order, at the medians,
+     * with error bars ({@link #error}).
      */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
-                                      ToDoubleFunction<CellResult> firstError,
-                                      List<Map.Entry<String, ToDoubleFunction<CellResult>>> figures) {
+                                      List<Map.Entry<String, Function<CellResult, Stats.Estimate>>> figures) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(title).yAxisTitle(unit).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
@@ -228,24 +224,34 @@ public final class Charts {
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         if (logY) {
             // XChart anchors bars at 0, which a log axis has not: start the axis at the decade below the smallest bar
-            double smallest = figures.stream().flatMapToDouble(f -> cells.stream().mapToDouble(f.getValue()))
+            double smallest = figures.stream().flatMapToDouble(f -> cells.stream().mapToDouble(r -> median(f.getValue()
+                            .apply(r))))
                     .filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
             chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
         }
         List<String> categories = cells.stream().map(r -> series(r, cells)).toList();
         figures.forEach(f -> {
             List<Number> ys = cells.stream().map(r -> {
-                double v = drawable(f.getValue().applyAsDouble(r), logY);
+                double v = drawable(median(f.getValue().apply(r)), logY);
                 return Double.isNaN(v) ? null : (Number) v;   // a bar left out is null: XChart skips it
             }).toList();
-            if (firstError != null && f == figures.getFirst()) {
-                chart.addSeries(f.getKey(), categories, ys, cells.stream().map(r -> (Number) drawable(
-                        firstError.applyAsDouble(r), false)).toList());
-            } else {
+            List<Number> errors = cells.stream().map(r -> (Number) drawable(barError(f.getValue().apply(r), logY),
+                    false)).toList();
+            // none for a figure without an interval (a bound); XChart cannot draw one on a bar left out
+            if (ys.contains(null) || errors.stream().allMatch(e -> e.doubleValue() == (logY ? 1 : 0))) {
                 chart.addSeries(f.getKey(), categories, ys);
+            } else {
+                chart.addSeries(f.getKey(), categories, ys, errors);
             }
         });
         return chart;
+    }
+
+    /** @return a line through the medians of {@code rows}' figure, with error bars ({@link #error}) */
+    private static XYSeries series(XYChart chart, String name, double[] x, List<CellResult> rows,
+                                   Function<CellResult, Stats.Estimate> figure, boolean logY) {
+        return chart.addSeries(name, x, ys(rows, r -> median(figure.apply(r)), logY),
+                ys(rows, r -> error(figure.apply(r), logY), false));
     }
 
     private static XYChart xyChart(String title, String x, String y) {
@@ -280,10 +286,45 @@ public final class Charts {
     /** XChart draws symmetric error bars only: the wider side of the confidence interval, never understating it. */
     static final String ERROR_BARS = "error bars: the wider side of the CI";
 
-    /** @return the half-width to draw around the median throughput: the larger of median − low and high − median */
-    static double throughputError(CellResult r) {
-        Stats.Estimate e = r.throughput();
-        return e.n() < 2 ? 0 : Math.max(e.median() - e.low(), e.high() - e.median());
+    /**
+     * @return the half-width to draw around the median on a line: the larger of median − low and high − median; 0
+     *         for one sample or none. A log axis has no 0, so there it stops at a tenth of the median (an upper end
+     *         above 1.9 × the median is then drawn short; the table has the exact ends). Bars: {@link #barError}
+     */
+    static double error(Stats.Estimate e, boolean logY) {
+        if (e.n() < 2) {
+            return 0;
+        }
+        double half = Math.max(e.median() - e.low(), e.high() - e.median());
+        return logY ? Math.min(half, 0.9 * e.median()) : half;
+    }
+
+    /**
+     * @return {@link #error} for a bar chart; on a log axis XChart 3.8.8 draws a bar's error e as log10(e) decades
+     *         either side of the bar's top, so there it is 10^d, d the wider side of the interval in decades (never 0
+     *         or below, never understating)
+     */
+    static double barError(Stats.Estimate e, boolean logY) {
+        if (!logY || e.n() < 2) {
+            return logY ? 1 : error(e, false);
+        }
+        double up = Math.log10(e.high() / e.median());
+        return Math.pow(10, e.low() > 0 ? Math.max(up, Math.log10(e.median() / e.low())) : up);
+    }
+
+    /** @return a figure that has no interval (a bound, a share over all requests) as an estimate without one */
+    private static Stats.Estimate exact(double v) {
+        return new Stats.Estimate(v, v, v, 1, 1);
+    }
+
+    /** @return efficiency, %: the throughput's median and interval ÷ the bound; absent when nothing bounds the cell */
+    private static Stats.Estimate efficiency(CellResult r) {
+        return Double.isNaN(r.efficiency()) ? exact(Double.NaN) : r.throughput().times(100 / r.bound()
+                .requestsPerSecond());
+    }
+
+    private static double median(Stats.Estimate e) {
+        return orNaN(e.median());
     }
 
     private static double orNaN(Double v) {

@@ -30,16 +30,27 @@ final class Fmt {
 
     /**
      * @param decimals as {@link #num}; -1: as {@link #rate}
-     * @return e.g. {@code 482 (478–490 · 75 %)}: the median, its interval and the interval's coverage; n/a for none
+     * @return e.g. {@code 482 (478–490 · 75 %)}: the median, its interval and the interval's coverage; {@code 482
+     *         (n=1)} for one sample, which has no interval; n/a for none
      */
     static String estimate(Stats.Estimate e, int decimals) {
-        Function<Double, String> f = v -> decimals < 0 ? rate(v) : num(v, decimals);
-        return e.n() == 0 ? "n/a" : f.apply(e.median()) + " (" + f.apply(e.low()) + "–" + f.apply(e.high()) + " · "
-                + Math.round(100 * e.confidence()) + " %)";
+        return estimate(e, decimals, -1);
     }
 
-    static String pct(double v) {
-        return Double.isNaN(v) ? "n/a" : Math.round(100 * v) + " %";
+    /**
+     * The compact form for a table row whose Req./Sec. already states the coverage of {@code rowN} samples.
+     *
+     * @param rowN how many samples the row's other figures have
+     * @return e.g. {@code 412 (398–430)} when the figure has {@code rowN} samples (so the same coverage), else as
+     *         {@link #estimate(Stats.Estimate, int)}
+     */
+    static String estimate(Stats.Estimate e, int decimals, int rowN) {
+        Function<Double, String> f = v -> decimals < 0 ? rate(v) : num(v, decimals);
+        if (e.n() < 2) {
+            return e.n() == 0 ? "n/a" : f.apply(e.median()) + " (n=1)";
+        }
+        return f.apply(e.median()) + " (" + f.apply(e.low()) + "–" + f.apply(e.high())
+                + (e.n() == rowN ? "" : " · " + Math.round(100 * e.confidence()) + " %") + ")";
     }
 
     static String errors(long count, Map<String, Long> kinds) {

@@ -87,7 +87,9 @@ public final class ResultsCsv {
         col("peak_pool_leased", r -> r.rep.server().peakPoolLeased());
         col("peak_pool_pending", r -> r.rep.server().peakPoolPending());
         col("main_cpu_s", r -> r.rep.server().cpuSeconds());
-        col("heap_after_cell_mb", r -> r.cell.heapAfterBytes() == null ? null : r.cell.heapAfterBytes() / 1e6);
+        // read once per fork, after its last repetition: every row of the fork carries it
+        col("heap_after_cell_mb", r -> r.cell.heapAfterBytes().containsKey(r.rep.fork())
+                ? r.cell.heapAfterBytes().get(r.rep.fork()) / 1e6 : null);
         col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());
         col("others_cpu_pct", r -> r.rep.othersCpuPercent());
         col("driver_cpu_s", r -> r.rep.cpuSeconds().get(Repetition.DRIVER));

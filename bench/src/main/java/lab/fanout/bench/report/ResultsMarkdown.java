@@ -1,6 +1,7 @@
 package lab.fanout.bench.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,7 @@ import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.model.ServerFigures;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Tail;
 
 /**
@@ -59,24 +60,20 @@ public final class ResultsMarkdown {
             new Column("1 − (1 − p)^N (hedged: 1 − (1 − p²)^N)", r -> r.cell().tail().map(t -> Fmt.num(100
                     * t.expectedSlowShare(), 1) + " % (N=" + t.calls() + ")" + (t.hedged() ? " → "
                     + Fmt.num(100 * t.expectedSlowShareHedged(), 2) + " %" : "")).orElse("n/a")),
-            new Column("p50 / p99 / p99.9 (ms)", r -> Fmt.num(r.latencyMs(50), 0) + " / "
-                    + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(99.9), 0)),
-            new Column("Hedges: extra calls", r -> Fmt.num(r.extraDownstreamLoadPercent(), 1) + " %"));
+            new Column("p50 / p99 / p99.9 (ms)", r -> latency(r, 50, 99, 99.9)),
+            new Column("Hedges: extra calls %", r -> est(r, r.extraDownstreamLoadPercent(), 1)));
 
     /** Native Memory Tracking's mid-run snapshot, for cells whose main-service runs with it. */
     private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB) · live"
-            + " virtual threads", r -> Fmt.num(snapshot(r, Memory.Snapshot::heapAfterGcMiB), 1) + " · "
-                    + Fmt.num(snapshot(r, Memory.Snapshot::stackCommittedMiB), 1) + " / "
-                    + Fmt.num(snapshot(r, Memory.Snapshot::stackReservedMiB), 0) + " · "
-                    + Fmt.num(snapshot(r, Memory.Snapshot::virtualThreads), 0));
+            + " virtual threads", r -> snapshot(r, Memory.Snapshot::heapAfterGcMiB, 1) + " · "
+                    + snapshot(r, Memory.Snapshot::stackCommittedMiB, 1) + " / "
+                    + snapshot(r, Memory.Snapshot::stackReservedMiB, 0) + " · "
+                    + snapshot(r, Memory.Snapshot::virtualThreads, 0));
 
     /** Micrometer's count of virtual threads pinned for 20 ms or more, for cells that ask for pinning. */
-    private static final Column PINNED = new Column("Virtual threads pinned (per request)", r -> {
-        Double pinned = Stats.sumOrNull(r.repetitions().stream().map(p -> p.server().pinned()).toList());
-        long answered = r.repetitions().stream().mapToLong(p -> p.run().answered()).sum();
-        return Fmt.num(pinned, 0) + " (" + Fmt.num(pinned == null || answered == 0 ? null : pinned / answered, 1)
-                + ")";
-    });
+    private static final Column PINNED = new Column("Virtual threads pinned · per request", r -> est(r,
+            p -> p.server().pinned(), 0) + " · " + est(r, p -> p.server().pinned() == null || p.run().answered() == 0
+                    ? null : p.server().pinned() / p.run().answered(), 1));
 
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
@@ -85,30 +82,26 @@ public final class ResultsMarkdown {
                     + (r.rateSustained() ? "" : " ⚠ rate not sustained")
                     + (r.warmupSettled() ? "" : " ⚠ warm-up capped")),
             new Column("Bound (limit)", r -> Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")"),
-            new Column("Efficiency (CI)", r -> Fmt.pct(r.efficiency()) + (r.throughput().n() < 2 ? ""
-                    : " (" + Fmt.pct(r.bound().efficiency(r.throughput().low())).replace(" %", "") + "–"
-                    + Fmt.pct(r.bound().efficiency(r.throughput().high())).replace(" %", "") + ")")),
+            new Column("Efficiency % (CI)", r -> Double.isNaN(r.efficiency()) ? "n/a"
+                    : est(r, r.throughput().times(100 / r.bound().requestsPerSecond()), 0)),
             new Column("Little's law · CPU bound", r -> Fmt.rate(r.littlesLaw().requestsPerSecond()) + " ("
                     + r.littlesLaw().limit() + ") · " + Fmt.rate(r.bound().cpuCeiling())),
-            new Column("p50 / p90 / p99 / max (ms)", r -> Fmt.num(r.latencyMs(50), 0)
-                    + " / " + Fmt.num(r.latencyMs(90), 0)
-                    + " / " + Fmt.num(r.latencyMs(99), 0) + " / " + Fmt.num(r.latencyMs(100), 0)),
-            new Column("p99 (ms) median (CI · its confidence)", r -> Fmt.estimate(r.latencyEstimate(99), 0)),
+            new Column("p50 / p90 / p99 / max (ms)", r -> latency(r, 50, 90, 99, 100)),
             new Column("Errors", r -> Fmt.errors(r.errorCount(), r.errors())),
-            new Column("Time (s)", r -> Fmt.num(r.median(rep -> rep.run().windowSeconds()), 1)),
-            new Column("Peak threads platform / virtual", r -> Fmt.num(r.peak(ServerFigures::peakPlatformThreads), 0)
-                    + " / " + Fmt.num(r.peak(ServerFigures::peakVirtualThreads), 0)),
-            new Column("Peak pool leased / pending", r -> Fmt.num(r.peak(ServerFigures::peakPoolLeased), 0) + " / "
-                    + Fmt.num(r.peak(ServerFigures::peakPoolPending), 0)),
-            new Column(CPU_COLUMN, r -> Fmt.num(r.mainCpuMsPerAnswer(), 2) + " · "
-                    + r.downstreamCpuMsPerCall().stream().map(v -> Fmt.num(v, 2)).collect(Collectors.joining(" / "))
-                    + " · " + Fmt.num(r.cpuMsPerAnswer(Repetition.DRIVER), 2)),
-            new Column("Heap after (MB)",
-                    r -> Fmt.num(r.heapAfterBytes() == null ? null : r.heapAfterBytes() / 1e6, 0)),
-            new Column("RSS peak (MiB) · OS threads peak", r -> Fmt.num(r.peak(f -> f.memory().peakRssMiB()), 0)
-                    + " · " + Fmt.num(r.peak(f -> f.memory().peakOsThreads()), 0)),
-            new Column("Machine CPU (others)", r -> Fmt.num(r.median(Repetition::machineBusyPercent), 0) + " % ("
-                    + Fmt.num(r.median(Repetition::othersCpuPercent), 0) + " %)"));
+            new Column("Time (s)", r -> est(r, rep -> rep.run().windowSeconds(), 1)),
+            new Column("Peak threads platform / virtual", r -> est(r, p -> p.server().peakPlatformThreads(), 0)
+                    + " / " + est(r, p -> p.server().peakVirtualThreads(), 0)),
+            new Column("Peak pool leased / pending", r -> est(r, p -> p.server().peakPoolLeased(), 0) + " / "
+                    + est(r, p -> p.server().peakPoolPending(), 0)),
+            new Column(CPU_COLUMN, r -> est(r, Repetition::mainCpuMsPerAnswer, 2) + " · "
+                    + ServiceDefaults.DOWNSTREAMS.stream().map(d -> est(r, p -> p.cpuMsPerAnswer(d), 2))
+                            .collect(Collectors.joining(" / ")) + " · "
+                    + est(r, p -> p.cpuMsPerAnswer(Repetition.DRIVER), 2)),
+            new Column("Heap after (MB)", r -> est(r, r.heapAfterMB(), 0)),
+            new Column("RSS peak (MiB) · OS threads peak", r -> est(r, p -> p.server().memory().peakRssMiB(), 0)
+                    + " · " + est(r, p -> p.server().memory().peakOsThreads(), 0)),
+            new Column("Machine CPU % · others %", r -> est(r, Repetition::machineBusyPercent, 0) + " · "
+                    + est(r, Repetition::othersCpuPercent, 0)));
 
     /** n/a, never 0, where the harness could not read a process's CPU. */
     static final String CPU_UNKNOWN = """
@@ -174,8 +167,24 @@ public final class ResultsMarkdown {
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
     }
 
-    private static Double snapshot(CellResult r, Function<Memory.Snapshot, Double> figure) {
-        return r.memory(m -> m.snapshot() == null ? null : figure.apply(m.snapshot()));
+    private static String snapshot(CellResult r, Function<Memory.Snapshot, Double> figure, int decimals) {
+        return est(r, p -> p.server().memory().snapshot() == null ? null
+                : figure.apply(p.server().memory().snapshot()), decimals);
+    }
+
+    /** @return a repetition figure's median and interval in the row's compact form (the coverage in Req./Sec.) */
+    private static String est(CellResult r, Function<Repetition, Double> figure, int decimals) {
+        return est(r, r.estimate(figure), decimals);
+    }
+
+    private static String est(CellResult r, Stats.Estimate e, int decimals) {
+        return Fmt.estimate(e, decimals, r.throughput().n());
+    }
+
+    /** @return e.g. {@code 105 (102–108) / 350 (320–380)}: the percentiles' estimates, ms */
+    private static String latency(CellResult r, double... percentiles) {
+        return Arrays.stream(percentiles).mapToObj(p -> est(r, r.latencyEstimate(p), 0))
+                .collect(Collectors.joining(" / "));
     }
 
     /** Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight. */
@@ -222,8 +231,11 @@ public final class ResultsMarkdown {
               (the interval says nothing of the next start); with --forks N, one per fork (its repetitions' median).
               95 % needs 6 samples; with fewer the interval is min–max and its coverage lower (3: 75 %, 5: 94 %).
               ⚠ warm-up capped: a warm-up ended on its time cap before main-service settled; no verdict rests on it.
-            - **p99 (ms) median**: the same for the p99 of each fork (or each repetition); the p50 … max column beside
-              it is over all requests of all repetitions together.
+            - **Every other figure** (latency, time, peaks, CPU, memory, machine CPU; not the bounds, which are
+              ceilings, nor Errors, a count over all repetitions; the slow share has its own interval) is printed the
+              same way in short, median (low–high): the same samples, so the coverage in its row's Req./Sec.; a figure
+              absent from some samples gives its own coverage, and a figure with one sample says n=1 (the heap after
+              the cell is read once per fork). results.csv has every sample: one row per repetition.
             - **Bound**: the tighter of the two in **Little's law · CPU bound**; the limit says which resource sets it.
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,
@@ -235,8 +247,9 @@ public final class ResultsMarkdown {
               request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
               itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
               share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
-            - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost.
-            - **p50 … max**: response times of all answered requests of all repetitions (one HdrHistogram), as the
+            - **Efficiency** = Req./Sec. ÷ Bound, its interval's ends too: what queueing, the network and the rest
+              cost.
+            - **p50 … max**: each repetition's percentiles of its answered requests (HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission). In the open
               model (a rate: vegeta at a constant arrival rate, Load model says which) they count from the moment each
               request was due (start + (i + 1) ÷ rate), so a stall of the server shows in full; there Req./Sec. is the
@@ -248,14 +261,13 @@ public final class ResultsMarkdown {
               "The Tail at Scale", CACM 2013); hedged, a call stays slow only when its copy is slow too, so
               1 − (1 − p²)^N when every slow call is hedged. **Hedges: extra calls**: second copies sent ÷ the calls
               the answers needed, %.
-            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: median window \
-            of one
+            - **Errors**: by kind (HTTP status; transport = no answer: refused or timed out). **Time**: window of one
               repetition (hey, closed loop: its ramp-up, the first round that opens the connections, and its drain, the
               clients running out of requests one by one, left out).
             - **Peak threads**: main-service's live platform threads / virtual threads mounted or queued (parked ones
-              are not counted by the JVM), scraped every second. **Pool**: leased / waiting connections, summed over
-              main-service's two pools (the blocking strategies' and reactive's async one; a cell uses one of them, the
-              other stays idle). n/a = metric absent.
+              are not counted by the JVM), scraped every second: a repetition's peak, then the median as above.
+              **Pool**: leased / waiting connections, summed over main-service's two pools (the blocking strategies'
+              and reactive's async one; a cell uses one of them, the other stays idle). n/a = metric absent.
             - **CPU ms/req**: each process's CPU (utime + stime, /proc/<pid>/stat, from just before the driver starts to
               just after it ends) ÷ the answered requests, any status; for a downstream that is per call (each answer
               made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.
@@ -265,9 +277,9 @@ public final class ResultsMarkdown {
               use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap. Live
               virtual threads: parked ones too, from a JSON thread dump (jcmd Thread.dump_to_file).
             - **Virtual threads pinned** (cells with a pinning query): Micrometer's count of pins of 20 ms or more
-              (JFR's jdk.VirtualThreadPinned) over all repetitions, and per answered request.
+              (JFR's jdk.VirtualThreadPinned) in a repetition, and per answered request.
             - **Machine CPU**: the whole machine's busy share (driver and all services included); near 100 % the CPU,
-              not the strategy, is the limit. **(others)**: the part used by processes that are not the harness's,
+              not the strategy, is the limit. **others**: the part used by processes that are not the harness's,
               i.e. someone else's work.
             """;
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -149,7 +150,8 @@ public final class BenchRunner {
             littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
                     d.latencyMs());
         }
-        return new CellResult(index, cell, d, littlesLaw, reps, scraper.heapBytes(),
+        Double heap = scraper.heapBytes();
+        return new CellResult(index, cell, d, littlesLaw, reps, heap == null ? Map.of() : Map.of(fork, heap),
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));
     }
 

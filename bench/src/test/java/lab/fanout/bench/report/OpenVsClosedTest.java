@@ -64,7 +64,7 @@ class OpenVsClosedTest {
     static CellResult result(int index, Cell cell, Load load, DriverRun run, Bound bound) {
         var rep = new Repetition(1, load, run, new ServerFigures(60.0, null, null, null, 1.0, 2), 80.0, null,
                 Map.<String, Double>of());
-        return new CellResult(index, cell, PLATFORM_40, bound, List.of(rep), null, "x");
+        return new CellResult(index, cell, PLATFORM_40, bound, List.of(rep), Map.of(), "x");
     }
 
     @Test

@@ -45,7 +45,7 @@ class ReportTest {
         var reps = List.of(1, 2, 3).stream().map(i -> new Repetition(i, load,
                 new DriverRun(1000, 1000, (long) (rps * 2), new TreeMap<>(Map.of("HTTP 503", 3L)), 2.0, h),
                 new ServerFigures(40.0, 12.0, null, null, 0.5, 4), 97.0, null, Map.<String, Double>of())).toList();
-        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, 80e6,
+        return new CellResult(index, cell, d, new Bound(bound, "clients"), reps, Map.of(1, 80e6),
                 "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
@@ -66,7 +66,8 @@ class ReportTest {
         }).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
         assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) · live virtual threads |")
-                .contains("| 400 · 140 | 97 % (n/a %) | 104.9 · 3.0 / 100 · 100 |")
+                .contains("| 400 (400–400) · 140 (140–140) | 97 (97–97) · n/a | 104.9 (104.9–104.9) · 3.0 (3.0–3.0)"
+                        + " / 100 (100–100) · 100 (100–100) |")
                 .contains("- virtualThreadPerTask / virtual: 60.0 KiB per request in flight (2 concurrencies)");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
@@ -84,7 +85,7 @@ class ReportTest {
                 r.heapAfterBytes(), r.command());
         // 3 repetitions of 1,000 answers, 3,000 pins each: 3 per request, one per call
         assertThat(ResultsMarkdown.render("t", List.of(), List.of(pinned), Map.of(), false))
-                .contains("| Virtual threads pinned (per request) |").contains("| 9000 (3.0) |");
+                .contains("| Virtual threads pinned · per request |").contains("| 3000 (3000–3000) · 3.0 (3.0–3.0) |");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Virtual threads pinned");
     }
@@ -131,13 +132,15 @@ class ReportTest {
         String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(),
                 Map.of("pool", List.of("pool-throughput.png")), false);
         assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (CI · its confidence) |"
-                        + " Bound (limit) | Efficiency (CI)")
+                        + " Bound (limit) | Efficiency % (CI)")
                 .contains("Tomcat Thread Count  : 10").doesNotContain("Http Conn. Pool Size :")
                 .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480 · 75 %)"
-                        + " | 500 (clients) | 96 % (96–96) | 500 (clients) · n/a | 200 / 250 / 250 / 250"
-                        + " | 250 (250–250 · 75 %) | 9 (HTTP 503: 9)")
-                // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why
-                .contains("| 40 / 12 | n/a / n/a | 0.50 · n/a / n/a / n/a · n/a | 80 | n/a · n/a | 97 % (n/a %) |")
+                        + " | 500 (clients) | 96 (96–96) | 500 (clients) · n/a | 200 (200–200) / 250 (250–250)"
+                        + " / 250 (250–250) / 250 (250–250) | 9 (HTTP 503: 9)")
+                // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why;
+                // the heap after the cell is one reading (one fork)
+                .contains("| 40 (40–40) / 12 (12–12) | n/a / n/a | 0.50 (0.50–0.50) · n/a / n/a / n/a · n/a"
+                        + " | 80 (n=1) | n/a · n/a | 97 (97–97) · n/a |")
                 .contains(ResultsMarkdown.CPU_UNKNOWN)
                 .contains("![pool-throughput.png](pool-throughput.png)")
                 .contains("Reproduce one repetition: `hey -n 1000 -c 100");
@@ -156,8 +159,9 @@ class ReportTest {
                 r.heapAfterBytes(), r.command());
         String md = ResultsMarkdown.render("t", List.of(), List.of(r), Map.of(), false);
         assertThat(md).contains("| " + ResultsMarkdown.CPU_COLUMN + " |")
-                .contains("| 480 (480–480 · 75 %) | 952 (CPU) | 50 % (50–50) | 3333 (pool) · 952 |")
-                .contains("| 1.00 · 0.20 / 0.25 / 0.30 · 0.35 |")
+                .contains("| 480 (480–480 · 75 %) | 952 (CPU) | 50 (50–50) | 3333 (pool) · 952 |")
+                .contains("| 1.00 (1.00–1.00) · 0.20 (0.20–0.20) / 0.25 (0.25–0.25) / 0.30 (0.30–0.30)"
+                        + " · 0.35 (0.35–0.35) |")
                 .doesNotContain(ResultsMarkdown.CPU_UNKNOWN);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
         csv.append(r);
@@ -198,9 +202,9 @@ class ReportTest {
                 TailTest.cell("width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100", h, 12.0));
         String md = ResultsMarkdown.render("t", List.of(), tail, Map.of(), false);
         assertThat(md).contains("| Concurrency | Executor | Query | Slow share (95 % CI) | "
-                        + "1 − (1 − p)^N (hedged: 1 − (1 − p²)^N) | p50 / p99 / p99.9 (ms) | Hedges: extra calls |")
+                        + "1 − (1 − p)^N (hedged: 1 − (1 − p²)^N) | p50 / p99 / p99.9 (ms) | Hedges: extra calls % |")
                 .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | "
-                        + "3.0 % (N=3) → 0.03 % | 60 / 1061 / 1061 | 0.4 % |");
+                        + "3.0 % (N=3) → 0.03 % | 60 (n=1) / 1061 (n=1) / 1061 (n=1) | 0.4 (n=1) |");
         assertThat(Charts.write(dir, "tail", tail)).contains("tail-slow-share.png");
         // without a tail, no tail columns
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false)).doesNotContain("| Slow share");
