@@ -67,6 +67,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset footprint --forks 3   (memory per request in flight, 100 to 10,000)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
                 "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
+                "  ./lab bench --preset database    (orders-service on PostgreSQL, JDBC pool 5/20/100: about 20 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -76,9 +77,9 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning or"
-                    + " faults (default: quick unless --matrix); faults is not a throughput matrix but the failure-mode"
-                    + " table per strategy (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning,"
+                    + " database or faults (default: quick unless --matrix); faults is not a throughput matrix but the"
+                    + " failure-mode table per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",
@@ -377,6 +378,13 @@ public final class Bench implements Callable<Integer> {
                     : MatrixFile.preset(preset == null ? "quick" : preset);
             List<Block> blocks = m.blocks();
             if (baseUrl != null) {
+                List<String> db = blocks.stream().filter(b -> b.dbPools() != null && !b.dbPools().isEmpty())
+                        .map(b -> b.name() + ": dbPools " + b.dbPools()).toList();
+                if (!db.isEmpty()) {
+                    throw bad("--base-url cannot restart orders-service on PostgreSQL per db pool, but " + db
+                            + " ask for it: drop --base-url (the harness then starts its own services), or drop"
+                            + " dbPools");
+                }
                 List<String> sweeps = blocks.stream()
                         .flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
                 if (matrixFile != null && !sweeps.isEmpty()) {

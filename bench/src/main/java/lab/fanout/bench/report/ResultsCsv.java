@@ -47,6 +47,7 @@ public final class ResultsCsv {
         col("tomcat_threads_max", r -> r.cell.deployment().tomcatThreads());
         col("pool_max_total", r -> r.cell.deployment().poolTotal());
         col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
+        col("db_pool", r -> r.cell.deployment().dbPool());   // orders-service's JDBC pool; empty: the memory store
         col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
         col("carrier_parallelism", r -> r.cell.deployment().jvm().carrierParallelism());
         col("carrier_max_pool_size", r -> r.cell.deployment().jvm().carrierMaxPoolSize());

@@ -144,7 +144,8 @@ public final class BenchRunner {
         // the open model has no clients to bound it: vegeta's workers grow with the need
         int clients = driver instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
         Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
-                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
+                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond()).withDbPool(d.dbPool(),
+                d.latencyMs());
         if (cell.query().contains("pinning=native")) {
             littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
                     d.latencyMs());

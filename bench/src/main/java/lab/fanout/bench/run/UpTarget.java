@@ -74,6 +74,10 @@ public final class UpTarget implements Target {
             why.add("the latency as a query parameter (./lab up refuses per-request knobs:"
                     + " simulation.request-knobs=false)");
         }
+        if (cell.dbPool() != null) {
+            why.add("orders-service on PostgreSQL with a JDBC pool of " + cell.dbPool()
+                    + " (the harness starts it for each db pool)");
+        }
         if (!cell.profile().equals(main.profile())) {
             why.add("profile " + cell.profile() + " (./lab up runs " + main.profile() + ")");
         }

@@ -50,6 +50,15 @@ class UpTargetTest {
     }
 
     @Test
+    void aCellOnPostgresNeedsTheHarnessesOwnServices() {
+        Cell db = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 5, List.of(), 100, 200, "", null, null, 4,
+                3, 3, 20);
+        assertThat(UpTarget.mismatch(db, PLAIN_UP, List.of(), Map.of()))
+                .hasValue("orders-service on PostgreSQL with a JDBC pool of 5"
+                        + " (the harness starts it for each db pool)");
+    }
+
+    @Test
     void anUpThatRefusesPerRequestKnobsCannotTakeTheLatencyAsAQueryParameter() {
         ServiceInfo shared = ServiceInfo.parse("""
                 {"knobs": {"runtime": {"profiles": ["virtual"], "tomcatThreadsMax": 200, "jvmInputArguments": []},
