@@ -13,7 +13,7 @@ import java.util.Map;
  * profile, strategies that hold the request thread, so not reactive): T ÷ W. Pool: P ÷ (3 × latency), as every
  * request holds 3 connections for one latency each; route: R ÷ latency. Common pool (completableFuture): p ÷ (3 ×
  * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel), 3
- * (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): D ÷ query time.
+ * (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): J ÷ query time.
  * <p>
  * <b>The CPU</b> ({@link #withCpu}), known after the cell ran: the utilisation law U = X × D and the bottleneck bound
  * X ≤ m ÷ D (Denning and Buzen, Computing Surveys 10(3), 1978; Lazowska et al., "Quantitative System Performance",
@@ -86,8 +86,8 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
-     * This bound beside orders-service's JDBC pool when it serves from PostgreSQL: λ ≤ D ÷ query time, Little's law
-     * with the pool's D connections as the resource held. Every request makes one orders call, whose query holds a
+     * This bound beside orders-service's JDBC pool when it serves from PostgreSQL: λ ≤ J ÷ query time, Little's law
+     * with the pool's J connections as the resource held. Every request makes one orders call, whose query holds a
      * connection for the downstream latency ({@code pg_sleep} inside it) plus the read, which is left out, so the
      * query time is the latency. The wait for a connection is not held time: it is the queue this ceiling makes.
      *
