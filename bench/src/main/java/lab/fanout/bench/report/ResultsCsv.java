@@ -87,6 +87,7 @@ public final class ResultsCsv {
         col("peak_virtual_threads_mounted_queued", r -> r.rep.server().peakVirtualThreads());
         col("peak_pool_leased", r -> r.rep.server().peakPoolLeased());
         col("peak_pool_pending", r -> r.rep.server().peakPoolPending());
+        col("db_pending_peak", r -> r.rep.server().peakDbPending());   // HikariCP's, orders-service on PostgreSQL
         col("main_cpu_s", r -> r.rep.server().cpuSeconds());
         col("heap_after_cell_mb", r -> r.cell.heapAfterBytes() == null ? null : r.cell.heapAfterBytes() / 1e6);
         col("machine_cpu_busy_pct", r -> r.rep.machineBusyPercent());

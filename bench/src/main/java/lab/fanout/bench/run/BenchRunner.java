@@ -120,7 +120,8 @@ public final class BenchRunner {
         LoadDriver driver = driverFor(cell);
         String id = cell.id(index) + (forks > 1 ? "-fork" + fork : "");
         Warmup.Drive drive = (load, suffix) -> drive(driver, load, rawDir.resolve(id + suffix));
-        Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores());
+        Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores())
+                .withOrders(d.dbPool() == null ? null : target.ordersManagementUrl());
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
         Warmup.Warmed warmed = Warmup.run(cell, warmup, fresh, scraper, drive, out);

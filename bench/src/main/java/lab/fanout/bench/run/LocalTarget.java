@@ -87,6 +87,11 @@ public final class LocalTarget implements Target {
     }
 
     @Override
+    public URI ordersManagementUrl() {
+        return system.managementUrl("orders-service");
+    }
+
+    @Override
     public Map<String, Long> servicePids() {
         return system.pids();
     }

@@ -136,6 +136,11 @@ public final class UpTarget implements Target {
     }
 
     @Override
+    public URI ordersManagementUrl() {
+        return current.ordersManagementUrl();
+    }
+
+    @Override
     public Map<String, Long> servicePids() {
         return current == running ? up.pids() : current == null ? Map.of() : current.servicePids();
     }
