@@ -24,7 +24,8 @@ class HarnessSizeTest {
     // 7,606 until issue 23's pinned count in the report (+27)
     // 7,633 until issue 26's dbPools axis, the db-pool bound and the database preset (+107)
     // 7,740 until issue 26's db_pending_peak: orders-service's HikariCP pending scraped beside main-service (+46)
-    static final int LIMIT = 7_786;
+    // 7,786 until issue 26's check of ./lab up's orders store before a bench cell runs on it (+21)
+    static final int LIMIT = 7_807;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

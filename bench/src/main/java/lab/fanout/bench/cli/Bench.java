@@ -332,8 +332,9 @@ public final class Bench implements Callable<Integer> {
         running.forEach((name, h) -> pids.put(name, h.pid()));
         URI base = URI.create("http://localhost:" + state.port(ServiceDefaults.MAIN).orElseThrow());
         URI management = URI.create("http://localhost:" + state.managementPort(ServiceDefaults.MAIN).orElseThrow());
+        URI orders = state.managementPort("orders-service").map(p -> URI.create("http://localhost:" + p)).orElse(null);
         UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(),
-                () -> state.stop(ServiceDefaults.SERVICES));
+                () -> state.stop(ServiceDefaults.SERVICES), orders);
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
