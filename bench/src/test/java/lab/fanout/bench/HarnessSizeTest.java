@@ -23,7 +23,10 @@ class HarnessSizeTest {
     // 7,582 until issue 23's carrier bound for pinning=native (+24)
     // 7,606 until issue 23's pinned count in the report (+27)
     // 7,633 until issue 24's intervals on every figure of the tables and charts, the heap after per fork (+76)
-    static final int LIMIT = 7_709;
+    // 7,709 until issue 26's dbPools axis, the db-pool bound and the database preset (+107)
+    // 7,816 until issue 26's db_pending_peak: orders-service's HikariCP pending scraped beside main-service (+46)
+    // 7,862 until issue 26's check of ./lab up's orders store before a bench cell runs on it (+21)
+    static final int LIMIT = 7_883;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

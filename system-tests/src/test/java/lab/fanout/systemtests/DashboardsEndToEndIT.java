@@ -37,8 +37,9 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Tests 3 and 4, end to end: the four service jars on free ports and a real Prometheus scraping them every second;
- * a few hundred requests through every strategy (and some with an unknown strategy, so that the error panels have
- * data); then
+ * orders-service serves from PostgreSQL (an embedded server: the JDBC pool's panels need HikariCP's series); a few
+ * hundred requests through every strategy (and some with an unknown strategy, so that the error panels have data);
+ * then
  * <ul>
  * <li>every query of every dashboard (panels and variables) returns a non-empty result from Prometheus, with at
  * least one number that is not NaN (for a variable: with the label it lists), unless {@code empty-by-nature.txt} lists it with its reason (a misspelt metric
@@ -68,9 +69,13 @@ class DashboardsEndToEndIT {
     void startSystemPrometheusAndLoad() throws Exception {
         Path prometheusBinary = RequiredTool.onPath("prometheus", "apt-get install -y prometheus");
         deleteRecursively(WORK);
-        // -XX:TieredStopAtLevel=1 starts four JVMs faster on 2 cores; these JVMs are observed, not measured
+        // -XX:TieredStopAtLevel=1 starts four JVMs faster on 2 cores; these JVMs are observed, not measured.
+        // orders-service on its postgres store (an embedded server), so that the JDBC pool's panels have HikariCP's
+        // series; the other downstreams ignore the orders.* properties
         system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
-                WORK.resolve("logs"), Map.of(), Map.of(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
+                WORK.resolve("logs"), Map.of(), Map.of("orders.store", "postgres", "orders.db.pool-size", "4",
+                "orders.db.data-dir", WORK.resolve("orders-db").toString()),
+                List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
         prometheus = LocalPrometheus.start(prometheusBinary, system.managementPorts(), WORK.resolve("prometheus"));
         awaitPrometheus("count(up == 1)", ServiceDefaults.SERVICES.size(), "all four targets up");
         strategies = strategies();

@@ -67,6 +67,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset footprint --forks 3   (memory per request in flight, 100 to 10,000)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
                 "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
+                "  ./lab bench --preset database    (orders-service on PostgreSQL, JDBC pool 5/20/100: about 20 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
 
@@ -76,9 +77,9 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning or"
-                    + " faults (default: quick unless --matrix); faults is not a throughput matrix but the failure-mode"
-                    + " table per strategy (faults.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning,"
+                    + " database or faults (default: quick unless --matrix); faults is not a throughput matrix but the"
+                    + " failure-mode table per strategy (faults.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",
@@ -331,8 +332,9 @@ public final class Bench implements Callable<Integer> {
         running.forEach((name, h) -> pids.put(name, h.pid()));
         URI base = URI.create("http://localhost:" + state.port(ServiceDefaults.MAIN).orElseThrow());
         URI management = URI.create("http://localhost:" + state.managementPort(ServiceDefaults.MAIN).orElseThrow());
+        URI orders = state.managementPort("orders-service").map(p -> URI.create("http://localhost:" + p)).orElse(null);
         UpTarget.Up up = new UpTarget.Up(base, management, pids, "./lab up " + state.knobs(),
-                () -> state.stop(ServiceDefaults.SERVICES));
+                () -> state.stop(ServiceDefaults.SERVICES), orders);
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
@@ -377,6 +379,13 @@ public final class Bench implements Callable<Integer> {
                     : MatrixFile.preset(preset == null ? "quick" : preset);
             List<Block> blocks = m.blocks();
             if (baseUrl != null) {
+                List<String> db = blocks.stream().filter(b -> b.dbPools() != null && !b.dbPools().isEmpty())
+                        .map(b -> b.name() + ": dbPools " + b.dbPools()).toList();
+                if (!db.isEmpty()) {
+                    throw bad("--base-url cannot restart orders-service on PostgreSQL per db pool, but " + db
+                            + " ask for it: drop --base-url (the harness then starts its own services), or drop"
+                            + " dbPools");
+                }
                 List<String> sweeps = blocks.stream()
                         .flatMap(b -> b.serviceLevelSweeps().stream().map(s -> b.name() + ": " + s)).toList();
                 if (matrixFile != null && !sweeps.isEmpty()) {

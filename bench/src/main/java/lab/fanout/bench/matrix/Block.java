@@ -19,6 +19,9 @@ import lab.fanout.bench.model.Strategy;
  *
  * @param strategies  seed names or aliases (sequential, cf, threads, virtual, scope, ...)
  * @param poolSizes   connection pool sizes (max-total = max-per-route)
+ * @param dbPools     orders-service's JDBC pool sizes, 1..1000: each value runs orders-service on its PostgreSQL store
+ *                    (an embedded server) with {@code orders.db.pool-size} = the value, and restarts the downstreams;
+ *                    empty = the memory store (docs/orders-store.md)
  * @param jvmOptions  main-service's JVM options, a list of option lists, each one value of this axis ({@code []} = the
  *                    JVM's defaults); a single option per value may be written as a plain list. Each value restarts
  *                    main-service
@@ -27,35 +30,38 @@ import lab.fanout.bench.model.Strategy;
  * @param requests    requests per repetition (as the seed's ab -n); or leave out and give durationSeconds
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
-                    List<Integer> poolSizes, List<List<String>> jvmOptions, List<Integer> concurrencies,
-                    List<Integer> latenciesMs, List<String> queries, List<Double> ratesPerSecond, Integer requests,
-                    Integer durationSeconds,
+                    List<Integer> poolSizes, List<Integer> dbPools, List<List<String>> jvmOptions,
+                    List<Integer> concurrencies, List<Integer> latenciesMs, List<String> queries,
+                    List<Double> ratesPerSecond, Integer requests, Integer durationSeconds,
                     Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds) {
 
     private static final Pattern QUERY =
             Pattern.compile("(?!.*\\b(concurrency|latencyMs)=)[A-Za-z]+=[\\w.,-]+(&[A-Za-z]+=[\\w.,-]+)*");
 
     /**
-     * @return the cells, ordered so that services restart least: latency (all four restart), then profile, threads,
-     *         pool and JVM options (main-service restarts), then concurrency, rate, query and strategy (no restart)
+     * @return the cells, ordered so that services restart least: latency and db pool (all four restart), then profile,
+     *         threads, pool and JVM options (main-service restarts), then concurrency, rate, query and strategy (no
+     *         restart)
      */
     public List<Cell> cells() {
         List<Strategy> parsed = strategies.stream().map(Strategy::parse).toList();
         List<Cell> cells = new ArrayList<>();
         for (Integer latency : latenciesMs)
-            for (String profile : profiles)
-                for (Integer threads : orNull(tomcatThreads))
-                    for (Integer pool : orNull(poolSizes))
-                        for (List<String> jvm : jvmOptions == null || jvmOptions.isEmpty()
-                                ? List.of(List.<String>of()) : jvmOptions)
-                            for (Integer c : concurrencies)
-                                for (Double rate : orNull(ratesPerSecond))
-                                    for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
-                                        for (Strategy s : parsed) {
-                                            cells.add(new Cell(name, s, profile, threads, pool, jvm, c, latency,
-                                                    query, rate, requests, durationSeconds, or(warmupSeconds, 5),
-                                                    or(repetitions, 3), or(timeoutSeconds, 20)));
-                                        }
+            for (Integer dbPool : orNull(dbPools))
+                for (String profile : profiles)
+                    for (Integer threads : orNull(tomcatThreads))
+                        for (Integer pool : orNull(poolSizes))
+                            for (List<String> jvm : jvmOptions == null || jvmOptions.isEmpty()
+                                    ? List.of(List.<String>of()) : jvmOptions)
+                                for (Integer c : concurrencies)
+                                    for (Double rate : orNull(ratesPerSecond))
+                                        for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
+                                            for (Strategy s : parsed) {
+                                                cells.add(new Cell(name, s, profile, threads, pool, dbPool, jvm, c,
+                                                        latency, query, rate, requests, durationSeconds,
+                                                        or(warmupSeconds, 5), or(repetitions, 3),
+                                                        or(timeoutSeconds, 20)));
+                                            }
         return cells;
     }
 
@@ -71,6 +77,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         require(latenciesMs != null && !latenciesMs.isEmpty(), "latenciesMs", "is missing");
         allInRange("tomcatThreads", tomcatThreads, 1, 100_000);
         allInRange("poolSizes", poolSizes, 1, 100_000);
+        allInRange("dbPools", dbPools, 1, 1000);
         allInRange("concurrencies", concurrencies, 1, 100_000);
         allInRange("latenciesMs", latenciesMs, 0, 60_000);
         if (jvmOptions != null) {
@@ -97,16 +104,16 @@ public record Block(String name, List<String> strategies, List<String> profiles,
 
     /** @return this block as an open model at {@code rates} req/s ({@code --rate}) */
     public Block withRates(List<Double> rates) {
-        return copy(profiles, tomcatThreads, poolSizes, jvmOptions, rates, repetitions);
+        return copy(profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, rates, repetitions);
     }
 
     public Block withRepetitions(int n) {
-        return copy(profiles, tomcatThreads, poolSizes, jvmOptions, ratesPerSecond, n);
+        return copy(profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, ratesPerSecond, n);
     }
 
     /** @return this block for a deployment whose service knobs are fixed: only request-level variants remain */
     public Block forDeployment(String profile) {
-        return copy(List.of(profile), List.of(), List.of(), List.of(), ratesPerSecond, repetitions);
+        return copy(List.of(profile), List.of(), List.of(), List.of(), List.of(), ratesPerSecond, repetitions);
     }
 
     /** @return the service-level knobs this block varies beyond one value, which a fixed deployment cannot */
@@ -115,6 +122,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         knobs.put("profiles", profiles);
         knobs.put("tomcatThreads", tomcatThreads);
         knobs.put("poolSizes", poolSizes);
+        knobs.put("dbPools", dbPools);
         List<String> sweeps = new ArrayList<>();
         knobs.forEach((knob, values) -> {
             if (values != null && values.size() > 1) {
@@ -128,9 +136,9 @@ public record Block(String name, List<String> strategies, List<String> profiles,
     }
 
     private Block copy(List<String> profiles, List<Integer> tomcatThreads, List<Integer> poolSizes,
-                       List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
-        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, jvmOptions, concurrencies, latenciesMs,
-                queries, rates, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+                       List<Integer> dbPools, List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
+        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, concurrencies,
+                latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
     private void allInRange(String field, List<Integer> values, int min, int max) {

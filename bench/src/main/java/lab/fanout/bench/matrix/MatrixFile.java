@@ -32,7 +32,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class MatrixFile {
 
     public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
-            "overhead", "tail", "cpu", "footprint", "pinning");
+            "overhead", "tail", "cpu", "footprint", "pinning", "database");
     /** The preset that is a failure-mode run, not a matrix. */
     public static final String FAULTS = "faults";
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();

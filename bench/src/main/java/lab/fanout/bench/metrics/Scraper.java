@@ -17,7 +17,8 @@ import lab.fanout.bench.system.Http;
 
 /**
  * Scrapes main-service's {@code /actuator/prometheus} (management port) every second while a run goes on, keeping
- * the peaks; one scrape just before and one just after give the CPU used in between.
+ * the peaks; one scrape just before and one just after give the CPU used in between. With orders-service on
+ * PostgreSQL ({@link #withOrders}) its JDBC pool's pending peak too.
  */
 public final class Scraper {
 
@@ -32,6 +33,7 @@ public final class Scraper {
 
     private final URI managementUrl;
     private final int cores;
+    private URI ordersUrl;
 
     /**
      * @param mainManagementUrl main-service's actuator base URL, e.g. {@code http://localhost:9222}
@@ -41,6 +43,12 @@ public final class Scraper {
     public Scraper(URI mainManagementUrl, int cores) {
         this.managementUrl = mainManagementUrl;
         this.cores = cores;
+    }
+
+    /** @param ordersManagementUrl orders-service's actuator, scraped beside main-service for HikariCP's pending */
+    public Scraper withOrders(URI ordersManagementUrl) {
+        this.ordersUrl = ordersManagementUrl;
+        return this;
     }
 
     public Optional<Exposition> scrape() {
@@ -82,6 +90,7 @@ public final class Scraper {
         private final Long pid;
         private Double peakRss;
         private Double peakOsThreads;
+        private Double peakDbPending;
         private Memory.Snapshot snapshot;
         private double usageSum;
         private int usageCount;
@@ -91,8 +100,13 @@ public final class Scraper {
             this.pid = pid;
             first = scrape().orElse(null);
             record(first);
-            timer.scheduleWithFixedDelay(() -> scrape().ifPresent(this::record), PERIOD.toMillis(), PERIOD.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            timer.scheduleWithFixedDelay(() -> {
+                scrape().ifPresent(this::record);
+                if (ordersUrl != null) {
+                    scrape(ordersUrl).map(o -> o.sum("hikaricp_connections_pending")).filter(OptionalDouble::isPresent)
+                            .ifPresent(v -> recordDbPending(v.getAsDouble()));
+                }
+            }, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
             if (pid != null && snapshotAt != null) {
                 timer.schedule(() -> {
                     Memory.Snapshot s = Footprint.snapshot(pid).orElse(null);
@@ -101,6 +115,10 @@ public final class Scraper {
                     }
                 }, snapshotAt.toMillis(), TimeUnit.MILLISECONDS);
             }
+        }
+
+        private synchronized void recordDbPending(double pending) {
+            peakDbPending = peakDbPending == null ? pending : Math.max(peakDbPending, pending);
         }
 
         private synchronized void record(Exposition e) {
@@ -140,7 +158,7 @@ public final class Scraper {
                 record(last);
                 return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes,
                         increase(last, "fanout_hedges_sent_total"), new Memory(peakRss, peakOsThreads, snapshot),
-                        increase(last, "jvm_threads_virtual_pinned_seconds_count"));
+                        increase(last, "jvm_threads_virtual_pinned_seconds_count"), peakDbPending);
             }
         }
 

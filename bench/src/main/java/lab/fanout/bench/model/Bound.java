@@ -13,7 +13,7 @@ import java.util.Map;
  * profile, strategies that hold the request thread, so not reactive): T ÷ W. Pool: P ÷ (3 × latency), as every
  * request holds 3 connections for one latency each; route: R ÷ latency. Common pool (completableFuture): p ÷ (3 ×
  * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel), 3
- * (sequential), ⌈3 ÷ p⌉ (common pool).
+ * (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): J ÷ query time.
  * <p>
  * <b>The CPU</b> ({@link #withCpu}), known after the cell ran: the utilisation law U = X × D and the bottleneck bound
  * X ≤ m ÷ D (Denning and Buzen, Computing Surveys 10(3), 1978; Lazowska et al., "Quantitative System Performance",
@@ -22,12 +22,14 @@ import java.util.Map;
  * Left out: the network, GC pauses, connection set-up: efficiency = measured ÷ bound shows what they cost.
  *
  * @param requestsPerSecond the bound, req/s; {@code POSITIVE_INFINITY} when nothing bounds it (latency 0)
- * @param limit             the resource that sets it: clients, request threads, pool, route, common pool, rate or CPU
+ * @param limit             the resource that sets it: clients, request threads, pool, route, common pool, db pool,
+ *                          carriers (pinned), rate or CPU
  * @param ceilings          every resource's ceiling, req/s, in tie-break order (the first listed wins)
  */
 public record Bound(double requestsPerSecond, String limit, Map<String, Double> ceilings) {
 
     public static final String CPU = "CPU";
+    public static final String DB_POOL = "db pool";
 
     public Bound {
         ceilings = Collections.unmodifiableMap(new LinkedHashMap<>(ceilings));
@@ -80,6 +82,24 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
         }
         Map<String, Double> limits = new LinkedHashMap<>(ceilings);
         limits.put("carriers (pinned)", carriers / (3 * latencyMs / 1000.0));
+        return tightest(limits);
+    }
+
+    /**
+     * This bound beside orders-service's JDBC pool when it serves from PostgreSQL: λ ≤ J ÷ query time, Little's law
+     * with the pool's J connections as the resource held. Every request makes one orders call, whose query holds a
+     * connection for the downstream latency ({@code pg_sleep} inside it) plus the read, which is left out, so the
+     * query time is the latency. The wait for a connection is not held time: it is the queue this ceiling makes.
+     *
+     * @param dbPool    HikariCP's maximum pool size, connections; null for the memory store (the bound is unchanged)
+     * @param latencyMs the downstream latency, ms; ≤ 0 leaves the bound unchanged (no query holds a connection long)
+     */
+    public Bound withDbPool(Integer dbPool, int latencyMs) {
+        if (dbPool == null || latencyMs <= 0) {
+            return this;
+        }
+        Map<String, Double> limits = new LinkedHashMap<>(ceilings);
+        limits.put(DB_POOL, dbPool / (latencyMs / 1000.0));
         return tightest(limits);
     }
 

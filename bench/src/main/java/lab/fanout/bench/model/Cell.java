@@ -11,6 +11,8 @@ import java.util.Optional;
  * @param profile         main-service's request threads: virtual or platform
  * @param tomcatThreads   server.tomcat.threads.max
  * @param poolSize        fanout.pool.max-total and max-per-route
+ * @param dbPool          orders-service on its PostgreSQL store with this many JDBC connections
+ *                        ({@code orders.db.pool-size}); null = the memory store
  * @param jvmOptions      main-service's JVM options (-D, -X, -XX:); empty = the JVM's defaults
  * @param concurrency     load driver clients
  * @param latencyMs       downstream latency per call, ms
@@ -23,19 +25,29 @@ import java.util.Optional;
  * @param timeoutSeconds  per-request timeout of the driver, s
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                   List<String> jvmOptions, int concurrency, int latencyMs, String query, Double ratePerSecond,
-                   Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
+                   Integer dbPool, List<String> jvmOptions, int concurrency, int latencyMs, String query,
+                   Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions,
+                   int timeoutSeconds) {
 
     public Cell {
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
         query = query == null ? "" : query;
     }
 
-    /** A cell with the JVM's default options. */
+    /** A cell on the memory store. */
+    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                List<String> jvmOptions, int concurrency, int latencyMs, String query, Double ratePerSecond,
+                Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
+        this(block, strategy, profile, tomcatThreads, poolSize, null, jvmOptions, concurrency, latencyMs, query,
+                ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+    }
+
+    /** A cell with the JVM's default options, on the memory store. */
     public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
                 int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
                 int warmupSeconds, int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, List.of(), concurrency, latencyMs, "", ratePerSecond,
+        this(block, strategy, profile, tomcatThreads, poolSize, null, List.of(), concurrency, latencyMs, "",
+                ratePerSecond,
                 requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
@@ -44,17 +56,22 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
         return Tail.of(query);
     }
 
-    /** @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 jvm=[-Dx=1] ?width=3} */
+    /**
+     * @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 db-pool=20 jvm=[-Dx=1] ?width=3}
+     *         (db-pool only on the postgres store)
+     */
     public String label() {
-        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s", strategy, profile,
-                concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate(" rate=%.0f/s"),
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s", strategy, profile,
+                concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                dbPool == null ? "" : " db-pool=" + dbPool, rate(" rate=%.0f/s"),
                 jvm(" jvm="), query.isEmpty() ? "" : " ?" + query);
     }
 
-    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-common.parallelism4} */
+    /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-db20-common.parallelism4} */
     public String id(int index) {
-        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s", index, strategy, profile, concurrency,
-                latencyMs, orDefault(tomcatThreads), orDefault(poolSize), rate("-r%.0f"),
+        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s%s", index, strategy, profile, concurrency,
+                latencyMs, orDefault(tomcatThreads), orDefault(poolSize), dbPool == null ? "" : "-db" + dbPool,
+                rate("-r%.0f"),
                 jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions),
                 query.isEmpty() ? "" : "-" + query.replaceAll("[^A-Za-z0-9.]+", "_"));
     }

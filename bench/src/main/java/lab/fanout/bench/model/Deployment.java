@@ -10,9 +10,23 @@ import java.util.Locale;
  * @param parallelism the common ForkJoinPool's parallelism in main-service's JVM (the completableFuture bound)
  * @param cores       main-service's available processors
  * @param latencyMs   downstream latency of the cell, ms
+ * @param dbPool      orders-service's JDBC pool as HikariCP runs it ({@code maximumPoolSize} at its
+ *                    {@code /actuator/info}) when it serves from PostgreSQL; null for the memory store or unknown
  */
 public record Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
-                         int parallelism, int cores, int latencyMs, Jvm jvm) {
+                         int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool) {
+
+    /** On the memory store (no JDBC pool). */
+    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+                      int parallelism, int cores, int latencyMs, Jvm jvm) {
+        this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, jvm, null);
+    }
+
+    /** @return this deployment with orders-service's JDBC pool, null for the memory store */
+    public Deployment withDbPool(Integer size) {
+        return new Deployment(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs,
+                jvm, size);
+    }
 
     /**
      * main-service's JVM as it reports itself, so that a {@code -D} or {@code -XX} shows as its effect; null = unknown.

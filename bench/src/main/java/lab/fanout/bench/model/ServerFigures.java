@@ -19,10 +19,21 @@ package lab.fanout.bench.model;
  * @param pinned              virtual threads that pinned their carrier for 20 ms or more during the run (JFR's
  *                            jdk.VirtualThreadPinned, as Micrometer counts it: the increase of
  *                            {@code jvm_threads_virtual_pinned_seconds_count}), or null when a scrape failed
+ * @param peakDbPending       orders-service's requests waiting for a JDBC connection, the peak of HikariCP's
+ *                            {@code hikaricp_connections_pending} scraped with main-service's figures; null with the
+ *                            memory store
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
                             Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
-                            Double pinned) {
+                            Double pinned, Double peakDbPending) {
+
+    /** Figures of a run on the memory store. */
+    public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                         Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
+                         Double pinned) {
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, hedgesSent,
+                memory, pinned, null);
+    }
 
     /** Figures of a run without a pinning count. */
     public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,

@@ -34,7 +34,7 @@ public final class Comparison {
     public static final double ALPHA = 0.05;
     /** The columns that say which cell a row of results.csv belongs to; those a CSV lacks read "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
-            "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
+            "db_pool", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
     /** Figure column to its label, the direction that is better left to the reader. */
     static final Map<String, String> FIGURES = Map.of("throughput_req_per_s", "req/s", "p99_ms", "p99 ms");
 

@@ -47,6 +47,7 @@ public final class ResultsCsv {
         col("tomcat_threads_max", r -> r.cell.deployment().tomcatThreads());
         col("pool_max_total", r -> r.cell.deployment().poolTotal());
         col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
+        col("db_pool", r -> r.cell.deployment().dbPool());   // orders-service's JDBC pool; empty: the memory store
         col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
         col("carrier_parallelism", r -> r.cell.deployment().jvm().carrierParallelism());
         col("carrier_max_pool_size", r -> r.cell.deployment().jvm().carrierMaxPoolSize());
@@ -86,6 +87,7 @@ public final class ResultsCsv {
         col("peak_virtual_threads_mounted_queued", r -> r.rep.server().peakVirtualThreads());
         col("peak_pool_leased", r -> r.rep.server().peakPoolLeased());
         col("peak_pool_pending", r -> r.rep.server().peakPoolPending());
+        col("db_pending_peak", r -> r.rep.server().peakDbPending());   // HikariCP's, orders-service on PostgreSQL
         col("main_cpu_s", r -> r.rep.server().cpuSeconds());
         // read once per fork, after its last repetition: every row of the fork carries it
         col("heap_after_cell_mb", r -> r.cell.heapAfterBytes().containsKey(r.rep.fork())

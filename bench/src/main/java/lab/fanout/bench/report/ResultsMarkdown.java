@@ -42,6 +42,8 @@ public final class ResultsMarkdown {
                     : "open model, vegeta (latency from each request's due time)"),
             new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads()),
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
+            new Knob("JDBC pool (orders)  ", "DB pool", r -> r.deployment().dbPool() == null ? "none (memory store)"
+                    : r.deployment().dbPool() + " (PostgreSQL)"),
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
             new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
             new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null

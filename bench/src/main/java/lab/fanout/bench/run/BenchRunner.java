@@ -121,7 +121,8 @@ public final class BenchRunner {
         LoadDriver driver = driverFor(cell);
         String id = cell.id(index) + (forks > 1 ? "-fork" + fork : "");
         Warmup.Drive drive = (load, suffix) -> drive(driver, load, rawDir.resolve(id + suffix));
-        Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores());
+        Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores())
+                .withOrders(d.dbPool() == null ? null : target.ordersManagementUrl());
         Load warmup = new Load(target.url(cell), cell.concurrency(), null, cell.warmupSeconds(), cell.ratePerSecond(),
                 cell.timeoutSeconds());
         Warmup.Warmed warmed = Warmup.run(cell, warmup, fresh, scraper, drive, out);
@@ -145,7 +146,8 @@ public final class BenchRunner {
         // the open model has no clients to bound it: vegeta's workers grow with the need
         int clients = driver instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
         Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
-                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond());
+                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond()).withDbPool(d.dbPool(),
+                d.latencyMs());
         if (cell.query().contains("pinning=native")) {
             littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
                     d.latencyMs());

@@ -66,7 +66,8 @@ public final class Eta {
                 .orElse(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
         Bound b = Bound.of(c.strategy(), virtual, c.concurrency(), c.tomcatThreads() == null
                 ? ServiceDefaults.TOMCAT_THREADS : c.tomcatThreads(), pool, c.poolSize() == null
-                ? ServiceDefaults.POOL_PER_ROUTE : pool, c.latencyMs(), parallelism, c.ratePerSecond());
+                ? ServiceDefaults.POOL_PER_ROUTE : pool, c.latencyMs(), parallelism, c.ratePerSecond())
+                .withDbPool(c.dbPool(), c.latencyMs());
         if (Double.isInfinite(b.requestsPerSecond())) {
             return c.requests();   // latency 0: about a second
         }

@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
@@ -15,7 +17,9 @@ import lab.fanout.bench.system.ServiceInfo;
 
 /**
  * The four services on free ports, started by the harness and stopped at the end: main-service restarts when its
- * knobs change, all four when the latency does (it is the downstreams' configured default).
+ * knobs change, all four when the latency (the downstreams' configured default) or the db pool does. A cell with a
+ * db pool runs orders-service on its PostgreSQL store, an embedded server whose data lives in {@code orders-db} beside
+ * the logs until orders-service stops (docs/orders-store.md).
  */
 public final class LocalTarget implements Target {
 
@@ -39,7 +43,19 @@ public final class LocalTarget implements Target {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
         return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
-                .withMainJvmArgs(jvm);
+                .withMainJvmArgs(jvm).withDownstreamProperties(ordersStore(base, cell.dbPool()));
+    }
+
+    /**
+     * @return orders-service's properties for a cell with {@code dbPool} connections: the postgres store, and a
+     *         connection timeout of main-service's deadline, so that a request queues for a connection as long as
+     *         main-service waits for it (the 1 s default would turn the queue of a small pool into 503s); empty for
+     *         the memory store
+     */
+    static Map<String, String> ordersStore(LaunchSpec base, Integer dbPool) {
+        return dbPool == null ? Map.of() : Map.of("orders.store", "postgres", "orders.db.pool-size", dbPool.toString(),
+                "orders.db.connection-timeout", ServiceDefaults.DEADLINE_SECONDS + "s",
+                "orders.db.data-dir", base.logDir().resolveSibling("orders-db").toAbsolutePath().toString());
     }
 
     @Override
@@ -50,8 +66,14 @@ public final class LocalTarget implements Target {
         } else {
             system.apply(spec);
         }
-        Integer latency = ServiceInfo.fetch(system.managementUrl("orders-service")).latencyMs();
-        return ServiceInfo.fetch(system.mainManagementUrl()).deployment(latency == null ? cell.latencyMs() : latency);
+        ServiceInfo orders = ServiceInfo.fetch(system.managementUrl("orders-service"));
+        if (!Objects.equals(orders.dbPoolSize(), cell.dbPool())) {
+            throw new IllegalStateException("orders-service runs a JDBC pool of " + orders.dbPoolSize()
+                    + " (null: the memory store), the cell asked for " + cell.dbPool());
+        }
+        Integer latency = orders.latencyMs();
+        return ServiceInfo.fetch(system.mainManagementUrl()).deployment(latency == null ? cell.latencyMs() : latency)
+                .withDbPool(orders.dbPoolSize());
     }
 
     @Override
@@ -62,6 +84,11 @@ public final class LocalTarget implements Target {
     @Override
     public URI mainManagementUrl() {
         return system.mainManagementUrl();
+    }
+
+    @Override
+    public URI ordersManagementUrl() {
+        return system.managementUrl("orders-service");
     }
 
     @Override
@@ -80,7 +107,7 @@ public final class LocalTarget implements Target {
         return restarts(previous, next);
     }
 
-    /** @return 1 when main-service (or all four) must (re)start between the two cells, else 0 */
+    /** @return 1 when main-service (or all four: latency, db pool) must (re)start between the two cells, else 0 */
     public static int restarts(Cell previous, Cell next) {
         LaunchSpec base = LaunchSpec.defaults(Path.of("."));
         return previous == null || !spec(base, previous).equals(spec(base, next)) ? 1 : 0;

@@ -19,6 +19,11 @@ public interface Target extends AutoCloseable {
     /** @return main-service's management base URL (its actuator: knobs, readiness, scrapes) */
     URI mainManagementUrl();
 
+    /** @return orders-service's management base URL, or null where the harness does not know it */
+    default URI ordersManagementUrl() {
+        return null;
+    }
+
     /** @return e.g. {@code local: the four services started by the harness}, for the report */
     String describe();
 

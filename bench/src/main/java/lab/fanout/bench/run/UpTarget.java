@@ -25,16 +25,19 @@ public final class UpTarget implements Target {
     /**
      * The running {@code ./lab up}.
      *
-     * @param pids    service name to pid, for the CPU accounting
-     * @param command how to start it again, e.g. {@code ./lab up --profile virtual}
-     * @param stop    stops its four services and forgets them
+     * @param pids             service name to pid, for the CPU accounting
+     * @param command          how to start it again, e.g. {@code ./lab up --profile virtual}
+     * @param stop             stops its four services and forgets them
+     * @param ordersManagement orders-service's actuator, where it says its store's JDBC pool; null if unknown
      */
-    public record Up(URI base, URI management, Map<String, Long> pids, String command, Runnable stop) {
+    public record Up(URI base, URI management, Map<String, Long> pids, String command, Runnable stop,
+                     URI ordersManagement) {
     }
 
     private final Up up;
     private final RemoteTarget running;
     private final ServiceInfo info;
+    private final Integer upDbPool;
     private final List<String> jvmOptions;
     private final Map<String, String> mainProperties;
     private final Supplier<Target> own;
@@ -53,6 +56,7 @@ public final class UpTarget implements Target {
         this.up = up;
         this.running = new RemoteTarget(up.base(), up.management());
         this.info = running.info();
+        this.upDbPool = up.ordersManagement() == null ? null : ServiceInfo.fetch(up.ordersManagement()).dbPoolSize();
         this.jvmOptions = List.copyOf(jvmOptions);
         this.mainProperties = Map.copyOf(mainProperties);
         this.own = own;
@@ -99,8 +103,28 @@ public final class UpTarget implements Target {
         return why.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", why));
     }
 
+    /**
+     * @param upDbPool the JDBC pool of ./lab up's orders-service, null for its memory store
+     * @return why ./lab up's orders-service cannot serve {@code cell}: a cell with a db pool always needs the
+     *         harness's own (its connection timeout and data directory), a memory-store cell one on that store
+     */
+    static Optional<String> dbMismatch(Cell cell, Integer upDbPool) {
+        if (cell.dbPool() != null) {
+            return Optional.of("orders-service on PostgreSQL with a JDBC pool of " + cell.dbPool()
+                    + " (the harness starts it for each db pool)");
+        }
+        return upDbPool == null ? Optional.empty() : Optional.of("orders-service on its memory store (./lab up's"
+                + " runs on PostgreSQL with a JDBC pool of " + upDbPool + ")");
+    }
+
+    private Optional<String> why(Cell cell) {
+        Optional<String> main = mismatch(cell, info, jvmOptions, mainProperties);
+        Optional<String> db = dbMismatch(cell, upDbPool);
+        return main.isEmpty() || db.isEmpty() ? main.or(() -> db) : Optional.of(main.get() + ", " + db.get());
+    }
+
     private boolean onUp(Cell cell) {
-        return local == null && mismatch(cell, info, jvmOptions, mainProperties).isEmpty();
+        return local == null && why(cell).isEmpty();
     }
 
     @Override
@@ -109,7 +133,7 @@ public final class UpTarget implements Target {
             current = running;
         } else {
             if (local == null) {
-                out.println("this cell needs " + mismatch(cell, info, jvmOptions, mainProperties).orElseThrow()
+                out.println("this cell needs " + why(cell).orElseThrow()
                         + ": stopping the services ./lab up started (pids " + up.pids().values() + "), so that one"
                         + " set runs at a time; the harness starts its own for this and the remaining cells. Start"
                         + " them again afterwards with: " + up.command());
@@ -129,6 +153,11 @@ public final class UpTarget implements Target {
     @Override
     public URI mainManagementUrl() {
         return current.mainManagementUrl();
+    }
+
+    @Override
+    public URI ordersManagementUrl() {
+        return current.ordersManagementUrl();
     }
 
     @Override

@@ -29,12 +29,14 @@ import tools.jackson.databind.json.JsonMapper;
  *                              if unsaid
  * @param poolMaxTotal          {@code fanout.pool.max-total} (main-service only)
  * @param latencyMs             {@code downstream.latency}, ms (the downstreams only)
+ * @param dbPoolSize            {@code ordersDatabase.maximumPoolSize}: orders-service's JDBC pool on its postgres
+ *                              store; null otherwise
  */
 public record ServiceInfo(boolean present, String profile, boolean virtualRequestThreads, Integer tomcatThreads,
                           Integer commonPoolParallelism, Integer carrierParallelism, Integer carrierMaxPoolSize,
                           Integer carrierMinRunnable, List<String> garbageCollectors, Long maxHeapBytes,
                           List<String> jvmInputArguments, int availableProcessors, boolean requestKnobs,
-                          Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs) {
+                          Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs, Integer dbPoolSize) {
 
     // an absent list binds as empty, an absent object as null (orEmpty makes it empty)
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -43,7 +45,10 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
             .build();
 
     /** The part of the answer read here: {@code knobs.runtime}, {@code .fanout.pool}, {@code .downstream} and more. */
-    private record Info(Knobs knobs) {
+    private record Info(Knobs knobs, OrdersDatabase ordersDatabase) {
+    }
+
+    private record OrdersDatabase(Integer maximumPoolSize) {
     }
 
     private record Knobs(Runtime runtime, Fanout fanout, Downstream downstream, Simulation simulation) {
@@ -73,7 +78,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
     }
 
     public static ServiceInfo parse(String body) {
-        Knobs reported = JSON.readValue(body, Info.class).knobs();
+        Info info = JSON.readValue(body, Info.class);
+        Knobs reported = info.knobs();
         Knobs k = orEmpty(reported, Knobs.class);
         Runtime r = orEmpty(k.runtime(), Runtime.class);
         Pool pool = orEmpty(orEmpty(k.fanout(), Fanout.class).pool(), Pool.class);
@@ -83,7 +89,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                 r.carrierParallelism(), r.carrierMaxPoolSize(), r.carrierMinRunnable(), r.garbageCollectors(),
                 r.maxHeapBytes(), r.jvmInputArguments(), Objects.requireNonNullElse(r.availableProcessors(), 1),
                 !Boolean.FALSE.equals(orEmpty(k.simulation(), Simulation.class).requestKnobs()), pool.maxTotal(),
-                pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis());
+                pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis(),
+                info.ordersDatabase() == null ? null : info.ordersDatabase().maximumPoolSize());
     }
 
     private static <T> T orEmpty(T part, Class<T> type) {

@@ -29,7 +29,8 @@ class MatrixFileTest {
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
-                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning, faults]");
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning, database,"
+                + " faults]");
     }
 
     @Test
@@ -164,6 +165,33 @@ class MatrixFileTest {
                 """, "t.yaml"))
                 .hasMessageContaining("t.yaml: block 'jvm': jvmOptions: 'common.parallelism=4' is not a JVM option")
                 .hasMessageContaining("-D<name>=<value>");
+    }
+
+    /** Issue 26, item 3: the db pool binds at 5 and 20 (25 and 100 req/s), the HTTP pool (200 req/s) at 100. */
+    @Test
+    void databasePresetCrossesTheDbPoolWithStrategiesAndProfiles() {
+        List<Cell> db = MatrixFile.preset("database").cells();
+        assertThat(db).hasSize(24).allMatch(c -> c.latencyMs() == 200 && c.concurrency() == 60 && c.poolSize() == 120);
+        assertThat(db).extracting(Cell::dbPool).containsOnly(5, 20, 100);
+        assertThat(db).extracting(Cell::profile).containsOnly("virtual", "platform");
+        // the db pool changes least often: the downstreams restart twice, main-service at each profile
+        assertThat(db.subList(0, 8)).allMatch(c -> c.dbPool() == 5);
+        assertThat(db.getFirst().label()).contains(" db-pool=5");
+        assertThat(db.getFirst().id(1)).contains("-db5");
+    }
+
+    @Test
+    void dbPoolsAreTheOrdersServicesJdbcPoolSizesInItsRange() {
+        String block = "blocks:\n  - name: b\n    strategies: [scope]\n    profiles: [virtual]\n    concurrencies: [10]"
+                + "\n    latenciesMs: [50]\n    requests: 10\n";
+        assertThat(MatrixFile.yaml("t", block, "t.yaml").cells()).singleElement()
+                .satisfies(c -> assertThat(c.dbPool()).isNull());   // absent: the memory store
+        assertThat(MatrixFile.yaml("t", block + "    dbPools: [2]\n", "t.yaml").cells()).singleElement()
+                .satisfies(c -> assertThat(c.dbPool()).isEqualTo(2));
+        assertThatThrownBy(() -> MatrixFile.yaml("t", block + "    dbPools: [0]\n", "t.yaml"))
+                .hasMessageContaining("block 'b': dbPools values must be in 1..1000, was 0");
+        assertThatThrownBy(() -> MatrixFile.yaml("t", block + "    dbPools: [1001]\n", "t.yaml"))
+                .hasMessageContaining("dbPools values must be in 1..1000, was 1001");
     }
 
     @Test

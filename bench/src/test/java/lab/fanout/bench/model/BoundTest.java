@@ -181,4 +181,27 @@ class BoundTest {
         assertThat(b.withPinnedCarriers(Strategy.SEQUENTIAL, false, 2, 100)).isEqualTo(b);
         assertThat(b.withPinnedCarriers(Strategy.SCOPE_FORK, true, null, 100)).isEqualTo(b);
     }
+
+    @Test
+    void theJdbcPoolBindsAtItsSizeOverTheQueryTimeUntilTheHttpPoolIsTighter() {
+        // the database preset's cells: 100 clients, 200 ms in pg_sleep, HTTP pool 120 = 120 ÷ (3 × 0.2 s) = 200 req/s
+        Bound http = Bound.of(Strategy.SCOPE_FORK, true, 100, 200, 120, 120, 200, 1, null);
+        assertThat(http.limit()).isEqualTo("pool");
+        // 5 connections each held 0.2 s: 25 req/s; 20: 100 req/s
+        assertThat(http.withDbPool(5, 200).limit()).isEqualTo(Bound.DB_POOL);
+        assertThat(http.withDbPool(5, 200).requestsPerSecond()).isCloseTo(25.0, within(1e-9));
+        assertThat(http.withDbPool(20, 200).requestsPerSecond()).isCloseTo(100.0, within(1e-9));
+        // 100 connections: 500 req/s, so the HTTP pool's 200 binds, the db pool listed beside it
+        Bound wide = http.withDbPool(100, 200);
+        assertThat(wide.limit()).isEqualTo("pool");
+        assertThat(wide.requestsPerSecond()).isCloseTo(200.0, within(1e-9));
+        assertThat(wide.ceilings()).containsEntry(Bound.DB_POOL, 500.0);
+        // sequential makes one orders call too: clients 100 ÷ 0.6 s = 167, the db pool's 100 still tighter
+        Bound sequential = Bound.of(Strategy.SEQUENTIAL, true, 100, 200, 120, 120, 200, 1, null).withDbPool(20, 200);
+        assertThat(sequential.limit()).isEqualTo(Bound.DB_POOL);
+        assertThat(sequential.requestsPerSecond()).isCloseTo(100.0, within(1e-9));
+        // the memory store, or no latency to hold a connection: unchanged
+        assertThat(http.withDbPool(null, 200)).isEqualTo(http);
+        assertThat(http.withDbPool(5, 0)).isEqualTo(http);
+    }
 }

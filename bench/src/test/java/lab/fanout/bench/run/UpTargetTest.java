@@ -50,6 +50,20 @@ class UpTargetTest {
     }
 
     @Test
+    void aCellOnPostgresNeedsTheHarnessesOwnServices() {
+        Cell db = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 5, List.of(), 100, 200, "", null, null, 4,
+                3, 3, 20);
+        assertThat(UpTarget.dbMismatch(db, null)).hasValue("orders-service on PostgreSQL with a JDBC pool of 5"
+                + " (the harness starts it for each db pool)");
+        assertThat(UpTarget.dbMismatch(db, 5)).isPresent();   // ./lab up's pool has a 1 s connection timeout
+        // a memory-store cell runs on ./lab up's services only where its orders-service has no JDBC pool
+        Cell memory = cell("virtual", null, null, List.of(), 200);
+        assertThat(UpTarget.dbMismatch(memory, null)).isEmpty();
+        assertThat(UpTarget.dbMismatch(memory, 4)).hasValue("orders-service on its memory store (./lab up's runs on"
+                + " PostgreSQL with a JDBC pool of 4)");
+    }
+
+    @Test
     void anUpThatRefusesPerRequestKnobsCannotTakeTheLatencyAsAQueryParameter() {
         ServiceInfo shared = ServiceInfo.parse("""
                 {"knobs": {"runtime": {"profiles": ["virtual"], "tomcatThreadsMax": 200, "jvmInputArguments": []},

@@ -1,0 +1,52 @@
+package lab.fanout.bench.run;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import lab.fanout.bench.cli.LabCommand;
+import lab.fanout.bench.model.Cell;
+import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 26, item 3: a cell's db pool is orders-service on PostgreSQL, a restart of the downstreams per value. */
+class LocalTargetTest {
+
+    private static Cell cell(Strategy strategy, Integer dbPool) {
+        return new Cell("b", strategy, "virtual", null, null, dbPool, List.of(), 10, 200, "", null, null, 4, 3, 3, 20);
+    }
+
+    @Test
+    void aDbPoolRunsOrdersServiceOnPostgresWithItsDataBesideTheLogs() {
+        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withFreePorts(true, Path.of("/tmp/run/logs"));
+        assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, 5)).extraDownstreamProperties()).isEqualTo(Map.of(
+                "orders.store", "postgres", "orders.db.pool-size", "5", "orders.db.connection-timeout", "10s",
+                "orders.db.data-dir", "/tmp/run/orders-db"));
+        assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, null)).extraDownstreamProperties()).isEmpty();
+    }
+
+    @Test
+    void aChangeOfDbPoolRestartsAndTheStrategyDoesNot() {
+        assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, 5), cell(Strategy.REACTIVE, 5))).isZero();
+        assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, 5), cell(Strategy.SCOPE_FORK, 20))).isOne();
+        assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, null), cell(Strategy.SCOPE_FORK, 5))).isOne();
+    }
+
+    @Test
+    void baseUrlRefusesDbPoolsItCannotRestart() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = LabCommand.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute("bench", "--preset", "database", "--base-url", "http://127.0.0.1:9",
+                "--management-url", "http://127.0.0.1:9", "--dry-run");
+        assertThat(exit).isNotZero();
+        assertThat(err.toString()).contains("--base-url cannot restart orders-service on PostgreSQL per db pool, but"
+                + " [database: dbPools [5, 20, 100]] ask for it: drop --base-url");
+    }
+}
