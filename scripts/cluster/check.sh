@@ -374,13 +374,28 @@ bodies() {
   done
 }
 
+# orders_info: orders-service's /actuator/info from its ready pod (not one a rollout is still deleting)
+orders_info() {
+  local address info
+  for _ in $(seq 1 30); do
+    address=$(kc get pods -l app=orders-service -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
+      and any(.status.conditions[]?; .type == "Ready" and .status == "True"))][0]
+      | "\(.status.podIP):\(.spec.containers[0].ports[] | select(.name == "management") | .containerPort)" // empty')
+    if [[ -n $address ]]; then
+      info=$(in_ns curl -s --max-time 5 "http://$address/actuator/info")
+      [[ -n $(jq -r '.knobs.orders.store // empty' <<<"$info" 2>/dev/null) ]] && { echo "$info"; return; }
+    fi
+    sleep 1
+  done
+}
+
 # prometheus_value QUERY: the first result's value, through the port-forward of check 8
 prometheus_value() {
   in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // empty'
 }
 
 check8() {
-  local out pool pvc pv class uid root info store server max variant s differ=0 same=0 active acquired
+  local out pool pvc pv class uid root info store server max variant s differ=0 same=0 restarts
   pool=$(sed -n 's/^ORDERS_DB_POOL_SIZE=//p' k8s/components/postgres/orders-db.env)
   # the reference: the memory store's answers, through the same Services, just before the switch
   out=$(bodies "$work/memory")
@@ -403,11 +418,12 @@ check8() {
   else
     fail "8 PostgreSQL: claim '$pvc', uid '$uid', root filesystem '$root' (want Bound, 999, ro)"
   fi
-  info=$(in_ns curl -s "$(management_url orders-service)/actuator/info")
+  info=$(orders_info)
   store=$(jq -r '.knobs.orders.store' <<<"$info"); server=$(jq -r '.ordersDatabase.server' <<<"$info")
   max=$(jq -r '.ordersDatabase.maximumPoolSize' <<<"$info")
+  restarts=$(kc get pods -l app=orders-service -o jsonpath='{.items[*].status.containerStatuses[0].restartCount}')
   if [[ $store == postgres && $server == external && $max == "$pool" ]]; then
-    pass "8 orders-service runs the postgres store: /actuator/info store $store, server $server ($(jq -r '.knobs.orders.db.url' <<<"$info")), pool of $max"
+    pass "8 orders-service runs the postgres store: /actuator/info store $store, server $server ($(jq -r '.knobs.orders.db.url' <<<"$info")), pool of $max; restarts: $restarts"
   else
     fail "8 orders-service's /actuator/info: store '$store', server '$server', pool '$max' (want postgres, external, $pool)"
   fi
@@ -458,10 +474,12 @@ check8_prometheus() {
 # the claim data-postgres-0 stays bound (a StatefulSet's claims outlive it), so that check 8 can run again on its data
 check8_restore() {
   local out
-  if out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster 2>&1) && kc rollout status deployment/orders-service --timeout=300s >/dev/null 2>&1; then
+  local store
+  if out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster 2>&1) && kc rollout status deployment/orders-service --timeout=300s >/dev/null 2>&1 \
+      && store=$(orders_info | jq -r '.knobs.orders.store') && [[ $store == memory ]]; then
     kc delete statefulset,service,serviceaccount,secret -l app.kubernetes.io/instance=orders-db --wait=false >/dev/null 2>&1
     kc get configmap -o name | grep '^configmap/orders-db-knobs-' | xargs -r "${KUBECTL[@]}" -n "$lab_namespace" delete >/dev/null 2>&1
-    pass "8 restored: orders-service on the memory store again ($(in_ns curl -s "$(management_url orders-service)/actuator/info" | jq -r '.knobs.orders.store')), PostgreSQL's objects deleted, claim data-postgres-0 kept"
+    pass "8 restored: orders-service on the $store store again (k8s/tests/cluster), PostgreSQL's objects deleted, claim data-postgres-0 kept"
   else
     fail "8 restoring the memory store (kubectl apply -k k8s/tests/cluster)"; detail "$out"
   fi
