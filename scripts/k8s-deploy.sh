@@ -40,7 +40,7 @@ lab_report_missing_images() {
   return 1
 }
 
-# lab_wait SECONDS: every Deployment of the namespace rolled out within SECONDS. Stops early, with the command that
+# lab_wait SECONDS: every Deployment (and StatefulSet: k8s/components/postgres) of the namespace rolled out within SECONDS. Stops early, with the command that
 # loads them, when a pod waits for a fanout-lab/* image the node does not have (a plain kubectl apply -k k8s on a
 # cluster without the images), instead of a bare rollout timeout.
 lab_wait() {
@@ -48,7 +48,7 @@ lab_wait() {
   while :; do
     lab_report_missing_images || return 1
     pending=()
-    for deployment in $(lab_kc get deployments -o name); do
+    for deployment in $(lab_kc get deployments,statefulsets -o name); do
       [[ $rolled == *" $deployment "* ]] && continue
       if lab_kc rollout status "$deployment" --timeout=1s >/dev/null 2>&1; then
         echo "$deployment rolled out"

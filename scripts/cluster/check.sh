@@ -2,7 +2,8 @@
 # ./lab cluster check: what a user of `kubectl apply -k k8s` would meet on a real cluster, checked on the
 # single-node cluster of ./lab cluster up (k8s/README.md, "A real cluster on this machine"). A line per check;
 # every check runs even after a failure; the exit status is the number of failed checks. Arguments: the numbers of
-# the checks to run (default all; 3 before 4 before 5 gives check 5 recent load to see).
+# the checks to run (default all; 3 before 4 before 5 gives check 5 recent load to see; 8 switches orders-service to
+# PostgreSQL and back).
 #   1 server-side dry run of k8s/ against the real API server; the namespace's restricted Pod Security level
 #     enforced by admission (a privileged pod is refused)
 #   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
@@ -17,6 +18,11 @@
 #     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
 #   6 ./lab bench --base-url against one variant writes its results folder
 #   7 a killed downstream pod: 5xx problem+json within the deadline, then 200 once Kubernetes replaced it
+#   8 k8s/components/postgres applied (k8s/tests/cluster-postgres): PostgreSQL's StatefulSet ready, its claim bound
+#     to the node's local volume, its pod non-root (uid 999) on a read-only root filesystem; orders-service on the
+#     postgres store; every strategy through both variants answers the bytes it answered on the memory store just
+#     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); then
+#     the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -354,11 +360,136 @@ check7() {
   fi
 }
 
+# bodies FILE-PREFIX: the sha256 of every strategy's body through both variants, one file per variant and strategy;
+# prints "code variant strategy" for any answer other than 200
+bodies() {
+  local variant url s code
+  for variant in "${variants[@]}"; do
+    url=$(service_url "$variant")
+    for s in $(strategies); do
+      code=$(in_ns curl -s -o "$work/body8" -w '%{http_code}' --max-time 30 "$url$orders?concurrency=$s")
+      [[ $code == 200 ]] || echo "$code $variant $s"
+      sha256sum <"$work/body8" | cut -c1-16 >"$1-$variant-$s"
+    done
+  done
+}
+
+# orders_info: orders-service's /actuator/info from its ready pod (not one a rollout is still deleting)
+orders_info() {
+  local address info
+  for _ in $(seq 1 30); do
+    address=$(kc get pods -l app=orders-service -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
+      and any(.status.conditions[]?; .type == "Ready" and .status == "True"))][0]
+      | "\(.status.podIP):\(.spec.containers[0].ports[] | select(.name == "management") | .containerPort)" // empty')
+    if [[ -n $address ]]; then
+      info=$(in_ns curl -s --max-time 5 "http://$address/actuator/info")
+      [[ -n $(jq -r '.knobs.orders.store // empty' <<<"$info" 2>/dev/null) ]] && { echo "$info"; return; }
+    fi
+    sleep 1
+  done
+}
+
+# prometheus_value QUERY: the first result's value, through the port-forward of check 8
+prometheus_value() {
+  in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // empty'
+}
+
+check8() {
+  local out pool pvc pv class uid root info store server max variant s differ=0 same=0 restarts
+  pool=$(sed -n 's/^ORDERS_DB_POOL_SIZE=//p' k8s/components/postgres/orders-db.env)
+  # the reference: the memory store's answers, through the same Services, just before the switch
+  out=$(bodies "$work/memory")
+  [[ -z $out ]] || { fail "8 memory store, before the switch: not 200: $out"; return; }
+  if ! out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster-postgres 2>&1); then
+    fail "8 kubectl apply -k k8s/tests/cluster-postgres"; detail "$out"; return
+  fi
+  if ! kc rollout status statefulset/postgres --timeout=180s >/dev/null 2>&1 \
+      || ! kc rollout status deployment/orders-service --timeout=300s >/dev/null 2>&1; then
+    fail "8 PostgreSQL or orders-service not rolled out"
+    detail "$(kc get pods,pvc -o wide 2>&1)" "$(kc logs statefulset/postgres --tail=10 2>&1)"
+    check8_restore; return
+  fi
+  pvc=$(kc get pvc data-postgres-0 -o jsonpath='{.status.phase} {.spec.volumeName} {.spec.storageClassName}')
+  read -r _ pv class <<<"$pvc"
+  uid=$(kc exec postgres-0 -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>/dev/null)
+  root=$(kc exec postgres-0 -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts' 2>/dev/null)
+  if [[ $pvc == Bound* && $uid == 999 && $root == ro ]]; then
+    pass "8 PostgreSQL ready ($(kc exec postgres-0 -- postgres --version 2>/dev/null)): claim data-postgres-0 Bound to $pv (class $class), uid $uid, root filesystem read-only"
+  else
+    fail "8 PostgreSQL: claim '$pvc', uid '$uid', root filesystem '$root' (want Bound, 999, ro)"
+  fi
+  info=$(orders_info)
+  store=$(jq -r '.knobs.orders.store' <<<"$info"); server=$(jq -r '.ordersDatabase.server' <<<"$info")
+  max=$(jq -r '.ordersDatabase.maximumPoolSize' <<<"$info")
+  restarts=$(kc get pods -l app=orders-service -o jsonpath='{.items[*].status.containerStatuses[0].restartCount}')
+  if [[ $store == postgres && $server == external && $max == "$pool" ]]; then
+    pass "8 orders-service runs the postgres store: /actuator/info store $store, server $server ($(jq -r '.knobs.orders.db.url' <<<"$info")), pool of $max; restarts: $restarts"
+  else
+    fail "8 orders-service's /actuator/info: store '$store', server '$server', pool '$max' (want postgres, external, $pool)"
+  fi
+  out=$(bodies "$work/postgres")
+  for variant in "${variants[@]}"; do
+    for s in $(strategies); do
+      if [[ $(cat "$work/postgres-$variant-$s") == "$(cat "$work/memory-$variant-$s")" ]]; then
+        same=$((same + 1))
+      else
+        differ=$((differ + 1)); detail "$variant $s: $(cat "$work/postgres-$variant-$s") on postgres, $(cat "$work/memory-$variant-$s") on memory"
+      fi
+    done
+  done
+  if [[ -z $out ]] && ((differ == 0 && same > 0)); then
+    pass "8 main-service on the postgres store: $same answers (every strategy, both variants) 200 and byte-identical to the memory store's (body sha256 $(cat "$work/postgres-main-service-virtual-scopeFork"))"
+  else
+    fail "8 main-service on the postgres store: $differ bodies differ from the memory store's, not 200: '$out'"
+  fi
+  check8_prometheus "$pool"
+  check8_restore
+}
+
+# HikariCP's series of orders-service's pool in the in-cluster Prometheus, as the dashboards would query them
+check8_prometheus() {
+  local pool=$1 selector='namespace="fanout-lab",app="orders-service",application="orders-service",pool="orders-db"' max active acquired
+  in_ns kubectl --kubeconfig "$kubeconfig" -n "$lab_namespace" port-forward --address 127.0.0.1 service/prometheus 19091:9090 \
+    >"$work/port-forward8.log" 2>&1 &
+  pf_pid=$!
+  for _ in $(seq 1 30); do in_ns curl -sf "http://127.0.0.1:19091/-/ready" >/dev/null && break; sleep 1; done
+  for _ in $(seq 1 24); do   # the new pod's first scrapes: every 5 s
+    max=$(prometheus_value "hikaricp_connections_max{$selector}")
+    acquired=$(prometheus_value "hikaricp_connections_acquire_seconds_count{$selector}")
+    [[ -n $max && -n $acquired && $acquired != 0 ]] && break
+    sleep 5
+  done
+  active=$(prometheus_value "hikaricp_connections_active{$selector}")
+  if [[ $max == "$pool" && -n $active && -n $acquired && $acquired != 0 ]]; then
+    pass "8 Prometheus has orders-service's HikariCP series: hikaricp_connections_max{$selector} $max, _active $active, _acquire_seconds_count $acquired"
+    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=hikaricp_connections_max{pool=\"orders-db\"}" | jq -c '.data.result[0].metric')"
+  else
+    fail "8 HikariCP series in Prometheus: max '$max' (want $pool), active '$active', acquire count '$acquired'"
+    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/series" --data-urlencode 'match[]={__name__=~"hikaricp_.*"}' | jq -c '.data[:3]')"
+  fi
+  kill "$pf_pid" 2>/dev/null; pf_pid=
+}
+
+# back to the deployment ./lab cluster up made: orders-service on the memory store, PostgreSQL's objects deleted;
+# the claim data-postgres-0 stays bound (a StatefulSet's claims outlive it), so that check 8 can run again on its data
+check8_restore() {
+  local out
+  local store
+  if out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster 2>&1) && kc rollout status deployment/orders-service --timeout=300s >/dev/null 2>&1 \
+      && store=$(orders_info | jq -r '.knobs.orders.store') && [[ $store == memory ]]; then
+    kc delete statefulset,service,serviceaccount,secret -l app.kubernetes.io/instance=orders-db --wait=false >/dev/null 2>&1
+    kc get configmap -o name | grep '^configmap/orders-db-knobs-' | xargs -r "${KUBECTL[@]}" -n "$lab_namespace" delete >/dev/null 2>&1
+    pass "8 restored: orders-service on the $store store again (k8s/tests/cluster), PostgreSQL's objects deleted, claim data-postgres-0 kept"
+  else
+    fail "8 restoring the memory store (kubectl apply -k k8s/tests/cluster)"; detail "$out"
+  fi
+}
+
 echo "cluster check: node $node ($node_ip), namespace $lab_namespace"
 checks=("$@")
-(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7)
+(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7 8)
 for n in "${checks[@]}"; do
-  [[ $n =~ ^[1-7]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 7; default all)" >&2; exit 2; }
+  [[ $n =~ ^[1-8]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 8; default all)" >&2; exit 2; }
   start=$SECONDS
   "check$n"
   echo "        (check $n: $((SECONDS - start)) s)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A single-node Kubernetes cluster inside a network namespace of its own (./lab cluster up|down, k8s/README.md).
 #   scripts/cluster/node.sh start   certificates, configs, then etcd, kube-apiserver, kube-controller-manager,
-#                                   kube-scheduler, containerd, kubelet, kube-proxy, CoreDNS; waits for a Ready node
+#                                   kube-scheduler, containerd, kubelet, kube-proxy, CoreDNS, the node's storage
+#                                   (a default StorageClass and one local PersistentVolume); waits for a Ready node
 #   scripts/cluster/node.sh stop    deletes the pods, stops every process it started (by pid), unmounts what the
 #                                   kubelet and containerd mounted, deletes the namespace and the state
 #   scripts/cluster/node.sh env     prints the variables the other cluster scripts use (sourced)
@@ -195,6 +196,49 @@ start_dns() {
     "$module/cluster/addons/dns/coredns/coredns.yaml.in" | kc apply -f - >/dev/null
 }
 
+# The node's storage. No dynamic provisioner runs here: the controller manager's in-tree volume plugins provision no
+# local disk, and there is no CSI driver or local-path provisioner (kind's node has one; its image cannot be had
+# here). So the storage is static, as on a bare-metal cluster: a default StorageClass without a provisioner, which
+# binds a claim once its pod is scheduled (WaitForFirstConsumer), and one local PersistentVolume of it on this
+# node, a folder of the state directory, enough for k8s/components/postgres's one claim. A claim that names no
+# class (as the component's) gets this one. A local volume, not hostPath: the kubelet applies a pod's fsGroup to it,
+# so that PostgreSQL's non-root user can write it. Retain: deleting the claim leaves the data (and the volume
+# Released until ./lab cluster down); k8s/README.md, "PostgreSQL".
+start_storage() {
+  mkdir -p "$state/volumes/local-0"
+  kc apply -f - >/dev/null <<YAML
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: fanout-lab-local
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "true"
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: fanout-lab-local-0
+spec:
+  storageClassName: fanout-lab-local
+  capacity:
+    storage: 2Gi
+  accessModes: [ReadWriteOnce]
+  volumeMode: Filesystem
+  persistentVolumeReclaimPolicy: Retain
+  local:
+    path: $state/volumes/local-0
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+        - matchExpressions:
+            - key: kubernetes.io/hostname
+              operator: In
+              values: [$node]
+YAML
+}
+
 start() {
   [[ $(id -u) == 0 ]] || { echo "cluster: needs root (network namespace, containerd, kubelet): run as root or with sudo" >&2; exit 1; }
   if ip netns list | grep -qw "$ns"; then
@@ -209,6 +253,7 @@ start() {
   start_control_plane
   start_node
   start_dns
+  start_storage
   echo "cluster: node $node Ready ($(kc get node "$node" -o jsonpath='{.status.nodeInfo.kubeletVersion}'))"
 }
 

@@ -1,6 +1,8 @@
 package lab.fanout.deploy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +77,10 @@ final class Manifests {
                 .toList();
     }
 
-    /** The environment a container sees: its envFrom ConfigMaps, then its env (later wins, as in Kubernetes). */
+    /**
+     * The environment a container sees: its envFrom ConfigMaps, then its env (later wins, as in Kubernetes), with the
+     * values of the ConfigMap and Secret keys it refers to. Fails on a missing ConfigMap, Secret or key.
+     */
     Map<String, String> environment(Workload workload, Map<String, Object> container) {
         Map<String, String> env = new LinkedHashMap<>();
         for (Map<String, Object> from : Y.maps(container, "envFrom")) {
@@ -98,6 +103,15 @@ final class Manifests {
                     fail(workload + ": env " + name + " reads missing ConfigMap key " + key);
                 }
                 env.put(name, String.valueOf(data.get(key)));
+            } else if (Y.str(variable, "valueFrom.secretKeyRef.name") != null) {
+                Map<String, Object> data = Y.map(
+                        get("Secret", workload.namespace(), Y.str(variable, "valueFrom.secretKeyRef.name")), "data");
+                String key = Y.str(variable, "valueFrom.secretKeyRef.key");
+                if (!data.containsKey(key)) {
+                    fail(workload + ": env " + name + " reads missing Secret key " + key);
+                }
+                env.put(name, new String(Base64.getDecoder().decode(String.valueOf(data.get(key))),
+                        StandardCharsets.UTF_8));
             } else {
                 fail(workload + ": env " + name + " has a source that is not checked yet: " + variable);
             }

@@ -24,29 +24,62 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Check 3 for the lab's own pods: what they read from their ConfigMaps and env is a real Spring property of that
- * service, their probes ask the public port, Prometheus scrapes the management port, and no Service exposes it.
+ * Check 3 for the lab's own pods, in every whole deployment: what they read from their ConfigMaps, Secrets and env is
+ * a real Spring property of that service (or a variable it reads itself), their probes ask the public port,
+ * Prometheus scrapes the management port, and no Service exposes it.
  */
 class SpringConfigurationTest {
 
     /** Read by the JVM itself, not by Spring. */
     private static final Set<String> JVM_VARIABLES = Set.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
 
-    static Stream<Workload> labWorkloads() {
-        List<Workload> workloads = Manifests.of("k8s").workloads().stream().filter(w -> w.module().isPresent()).toList();
-        assertThat(workloads).as("k8s renders the lab's services").isNotEmpty();
-        return workloads.stream();
+    /**
+     * Read by a service from its process environment itself, never as a Spring property (so never at
+     * /actuator/info or in a log): orders-service's database user and password, named by OrdersDatabase's constants.
+     */
+    private static final Map<String, Set<String>> SERVICE_VARIABLES = Map.of("orders-service",
+            Set.of(constant("lab.fanout.orders.store.OrdersDatabase", "USERNAME_VARIABLE"),
+                    constant("lab.fanout.orders.store.OrdersDatabase", "PASSWORD_VARIABLE")));
+
+    /** A lab pod as one whole deployment renders it. */
+    record LabPod(String entryPoint, Workload workload) {
+
+        Map<String, String> environment() {
+            return Manifests.of(entryPoint).environment(workload, workload.containers().getFirst());
+        }
+
+        @Override
+        public String toString() {
+            return entryPoint + ": " + workload;
+        }
     }
 
-    private static Map<String, String> environment(Workload workload) {
-        return Manifests.of("k8s").environment(workload, workload.containers().getFirst());
+    /**
+     * The lab's pods of every whole deployment (k8s/, k8s/tests/*, k8s/overlays/*), each distinct environment once:
+     * the components change some (the breaker's main-service, the postgres store's orders-service).
+     */
+    static Stream<LabPod> labWorkloads() {
+        Map<String, LabPod> distinct = new java.util.LinkedHashMap<>();
+        for (String entryPoint : Repo.deployments()) {
+            for (Workload workload : Manifests.of(entryPoint).workloads()) {
+                if (workload.module().isPresent()) {
+                    LabPod pod = new LabPod(entryPoint, workload);
+                    distinct.putIfAbsent(workload.name() + " " + new java.util.TreeMap<>(pod.environment()), pod);
+                }
+            }
+        }
+        assertThat(distinct).as("the deployments render the lab's services").isNotEmpty();
+        assertThat(distinct.values()).as("orders-service with the postgres store (k8s/components/postgres) is checked")
+                .anyMatch(pod -> "postgres".equals(pod.environment().get("ORDERS_STORE")));
+        return distinct.values().stream();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("labWorkloads")
-    void everyVariableThePodReadsIsASpringPropertyOfItsService(Workload workload) {
+    void everyVariableThePodReadsIsASpringPropertyOfItsService(LabPod pod) {
+        Workload workload = pod.workload();
         String module = workload.module().orElseThrow();
-        Map<String, String> environment = environment(workload);
+        Map<String, String> environment = pod.environment();
         List<Class<?>> classes = ServiceConfig.propertiesClasses(module);
         assertThat(classes).as("%s has @ConfigurationProperties classes (is main-service compiled?)", module).isNotEmpty();
         Set<String> own = new TreeSet<>();
@@ -55,6 +88,7 @@ class SpringConfigurationTest {
         List<String> unknown = new ArrayList<>();
         for (String variable : environment.keySet()) {
             boolean known = JVM_VARIABLES.contains(variable)
+                    || SERVICE_VARIABLES.getOrDefault(module, Set.of()).contains(variable)
                     || own.stream().anyMatch(p -> ServiceConfig.sets(variable, ConfigurationPropertyName.of(p), false))
                     || ServiceConfig.BOOT_PROPERTIES.entrySet().stream()
                             .anyMatch(p -> ServiceConfig.sets(variable, p.getKey(), p.getValue()));
@@ -85,8 +119,9 @@ class SpringConfigurationTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("labWorkloads")
-    void probesAskThePublicPortAndPrometheusScrapesTheManagementPort(Workload workload) {
-        ServiceConfig config = ServiceConfig.of(workload.module().orElseThrow(), environment(workload));
+    void probesAskThePublicPortAndPrometheusScrapesTheManagementPort(LabPod pod) {
+        Workload workload = pod.workload();
+        ServiceConfig config = ServiceConfig.of(workload.module().orElseThrow(), pod.environment());
         int serverPort = config.get("server.port", Integer.class, 8080);
         Integer managementPort = config.get("management.server.port", Integer.class, null);
         assertThat(managementPort).as("%s: management.server.port (the actuator off the public port)", workload)
@@ -150,5 +185,15 @@ class SpringConfigurationTest {
             }
         }
         assertThat(checked).as("%s: Service ports in front of the lab's pods", entryPoint).isPositive();
+    }
+
+    private static String constant(String className, String field) {
+        try {
+            var declared = Class.forName(className).getDeclaredField(field);
+            declared.setAccessible(true);
+            return (String) declared.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(className + "." + field + " (is orders-service compiled?)", e);
+        }
     }
 }

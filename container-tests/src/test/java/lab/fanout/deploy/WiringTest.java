@@ -123,14 +123,15 @@ class WiringTest {
     }
 
     /**
-     * Every {@code http://host:port} in a ConfigMap or a container's env or args (downstream base URLs, Grafana's
-     * datasource, the load Job's targets) names a Service of the same namespace and one of its ports.
+     * Every {@code http://host:port} (or {@code jdbc:postgresql://host:port}) in a ConfigMap or a container's env or
+     * args (downstream base URLs, Grafana's datasource, the load Job's targets, orders-service's database) names a
+     * Service of the same namespace and one of its ports.
      */
     @ParameterizedTest
     @MethodSource("deployments")
     void everyInClusterUrlNamesAServiceAndItsPort(String entryPoint) {
         Manifests manifests = Manifests.of(entryPoint);
-        Pattern url = Pattern.compile("https?://([a-z0-9-]+)(?:\\.([a-z0-9-]+))?(?:\\.svc[a-z.]*)?:(\\d+)");
+        Pattern url = Pattern.compile("(?:https?|jdbc:postgresql)://([a-z0-9-]+)(?:\\.([a-z0-9-]+))?(?:\\.svc[a-z.]*)?:(\\d+)");
         List<String> found = new ArrayList<>();
         for (Map<String, Object> resource : manifests.resources) {
             String namespace = Manifests.namespaceOf(resource);

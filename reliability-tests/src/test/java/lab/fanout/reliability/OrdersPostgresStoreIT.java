@@ -1,22 +1,18 @@
 package lab.fanout.reliability;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.orders.testing.RestartablePostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -35,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  * for every strategy; and with the database stopped, main-service names orders as the failed call (502
  * {@code downstream-error}, orders-service having answered 503) within orders' connection timeout, then answers 200
  * again once the database is back, nothing restarted. The database is the test's own, given to orders-service as
- * {@code orders.db.url}, so that the test can stop and start it.
+ * {@code orders.db.url}, so that the test can stop and start it: orders-service's {@link RestartablePostgres}, from
+ * its test jar.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OrdersPostgresStoreIT {
@@ -43,24 +40,18 @@ class OrdersPostgresStoreIT {
     private static final String PATH = "/backoffice/api/v1/backoffice/orders";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private static Path dataDir;
-    private static int dbPort;
-    private static EmbeddedPostgres database;
+    private static RestartablePostgres database;
     private static LocalSystem postgresSystem;
 
     @BeforeAll
     static void startTheLabOnPostgres() throws IOException {
-        dataDir = Files.createTempDirectory("orders-db-it");
-        try (ServerSocket socket = new ServerSocket(0)) {
-            dbPort = socket.getLocalPort();
-        }
-        startDatabase();
+        database = RestartablePostgres.start("orders-db-it");
         Path repo = RunningServices.REPO;
         // the properties go to the three downstreams; products- and accounts-service have no orders.* and ignore them
         postgresSystem = LocalSystem.start(new LaunchSpec(repo, "virtual", null, null, null, true,
                 repo.resolve("reliability-tests/target/service-logs-postgres"), Map.of(),
                 Map.of("orders.store", "postgres",
-                        "orders.db.url", "jdbc:postgresql://127.0.0.1:" + dbPort + "/postgres?user=postgres",
+                        "orders.db.url", database.jdbcUrl(),
                         "orders.db.connection-timeout", "1s"), List.of()));
     }
 
@@ -69,11 +60,8 @@ class OrdersPostgresStoreIT {
         if (postgresSystem != null) {
             postgresSystem.close();
         }
-        stopDatabase();
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
+        if (database != null) {
+            database.close();
         }
     }
 
@@ -95,7 +83,7 @@ class OrdersPostgresStoreIT {
     @Order(2)
     @Test
     void withTheDatabaseStoppedMainServiceNamesOrdersAsFailedAndRecoversWhenItIsBack() throws Exception {
-        stopDatabase();
+        database.stop();
         try {
             for (String strategy : List.of("scopeFork", "reactive", "sequential")) {
                 long start = System.nanoTime();
@@ -110,25 +98,13 @@ class OrdersPostgresStoreIT {
                 assertThat(elapsed).as(strategy).isLessThan(Duration.ofSeconds(4));   // orders' timeout is 1 s
             }
         } finally {
-            startDatabase();
+            database.startAgain();
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> get(postgresSystem.mainBaseUrl(),
                 PATH + "?concurrency=scopeFork&latencyMs=0").statusCode() == 200);
         URI orders = postgresSystem.managementUrl("orders-service");
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 Metrics.sum(orders, "hikaricp_connections_active", "pool=\"orders-db\"") == 0);
-    }
-
-    private static void startDatabase() throws IOException {
-        database = EmbeddedPostgres.builder().setPort(dbPort).setDataDirectory(dataDir).setCleanDataDirectory(false)
-                .setRegisterShutdownHook(false).setPGStartupWait(Duration.ofSeconds(60)).start();
-    }
-
-    private static void stopDatabase() throws IOException {
-        if (database != null) {
-            database.close();
-            database = null;
-        }
     }
 
     private static HttpResponse<byte[]> get(URI base, String pathAndQuery) throws IOException, InterruptedException {

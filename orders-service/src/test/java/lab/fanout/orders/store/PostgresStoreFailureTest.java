@@ -1,22 +1,18 @@
 package lab.fanout.orders.store;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import lab.fanout.orders.testing.RestartablePostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,8 +32,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The database goes away and comes back while orders-service runs. The server is the test's own (the external-server
- * path, {@code orders.db.url}): an embedded PostgreSQL on a fixed port whose data directory survives a stop, so that
- * the test can stop it, freeze it, and start it again with the migrated catalogue still there.
+ * path, {@code orders.db.url}): a {@link RestartablePostgres}, an embedded PostgreSQL on a fixed port whose data
+ * directory survives a stop, so that the test can stop it, freeze it, and start it again with the migrated catalogue
+ * still there.
  * <p>
  * What the caller sees: 503 {@code database-unavailable} problem+json within the connection timeout (1 s here, plus
  * a busy machine's slack), never a hang, every connection back in the pool; and 200 again, without a restart, once
@@ -53,9 +50,7 @@ class PostgresStoreFailureTest {
     /** The connection timeout plus room for a busy 2-core machine; a hang would take far longer. */
     private static final Duration ANSWER_BOUND = Duration.ofMillis(3000);
 
-    private static Path dataDir;
-    private static int dbPort;
-    private static EmbeddedPostgres database;
+    private static RestartablePostgres database;
 
     @LocalServerPort
     int port;
@@ -68,19 +63,13 @@ class PostgresStoreFailureTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry properties) throws IOException {
-        dataDir = Files.createTempDirectory("orders-db-failure-test");
-        try (ServerSocket socket = new ServerSocket(0)) {
-            dbPort = socket.getLocalPort();
-        }
-        startDatabase();
-        properties.add("orders.db.url", () -> "jdbc:postgresql://127.0.0.1:" + dbPort + "/postgres?user=postgres");
+        database = RestartablePostgres.start("orders-db-failure-test");
+        properties.add("orders.db.url", database::jdbcUrl);
     }
 
     @BeforeEach
     void databaseIsUp() throws IOException {
-        if (database == null) {
-            startDatabase();
-        }
+        database.startAgain();
         await().atMost(Duration.ofSeconds(15)).until(() -> get(PATH + "?latencyMs=0").statusCode() == 200);
     }
 
@@ -92,17 +81,12 @@ class PostgresStoreFailureTest {
 
     @AfterAll
     static void deleteTheDatabase() throws IOException {
-        stopDatabase();
-        try (Stream<Path> files = Files.walk(dataDir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        database.close();
     }
 
     @Test
     void aStoppedDatabaseIs503ProblemWithinTheConnectionTimeoutAndServesAgainOnceItIsBack() throws Exception {
-        stopDatabase();
+        database.stop();
 
         // more requests than connections, at once: none may wait for another's timeout, none may hang
         List<CompletableFuture<Answer>> answers = IntStream.range(0, 5).mapToObj(i -> timedAsync(PATH + "?latencyMs=0"))
@@ -117,7 +101,7 @@ class PostgresStoreFailureTest {
         assertThat(getManagement("/actuator/health/readiness").statusCode()).isEqualTo(200);
         assertThat(getManagement("/actuator/health/liveness").statusCode()).isEqualTo(200);
 
-        startDatabase();
+        database.startAgain();
         await().atMost(Duration.ofSeconds(15)).until(() -> get(PATH + "?latencyMs=0").statusCode() == 200);
         assertThat(get(PATH + "/ord-3001?latencyMs=0").statusCode()).isEqualTo(200);
         assertThat(getManagement("/actuator/health").statusCode()).isEqualTo(200);
@@ -129,7 +113,7 @@ class PostgresStoreFailureTest {
      */
     @Test
     void aFrozenDatabaseIs503ProblemOnceTheQueryOverrunsItsSleepByTheConnectionTimeout() throws Exception {
-        List<Long> pids = serverProcesses();
+        List<Long> pids = database.serverProcesses();
         signal("STOP", pids);
         try {
             Answer answer = timed(PATH + "?latencyMs=300");
@@ -148,26 +132,6 @@ class PostgresStoreFailureTest {
         assertThat(problem.get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/database-unavailable");
         assertThat(problem.get("detail").asString()).doesNotContain("Exception", "jdbc:");
         assertThat(answer.elapsed()).isLessThan(ANSWER_BOUND);
-    }
-
-    /** The first start runs initdb; later ones find the cluster, and the migrated catalogue, in place. */
-    private static void startDatabase() throws IOException {
-        database = EmbeddedPostgres.builder().setPort(dbPort).setDataDirectory(dataDir).setCleanDataDirectory(false)
-                .setRegisterShutdownHook(false).setPGStartupWait(Duration.ofSeconds(60)).start();
-    }
-
-    private static void stopDatabase() throws IOException {
-        if (database != null) {
-            database.close();
-            database = null;
-        }
-    }
-
-    /** @return the postmaster (first line of its pid file) and its children: one backend per connection */
-    private static List<Long> serverProcesses() throws IOException {
-        long postmaster = Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).getFirst().trim());
-        ProcessHandle handle = ProcessHandle.of(postmaster).orElseThrow();
-        return Stream.concat(Stream.of(handle), handle.descendants()).map(ProcessHandle::pid).toList();
     }
 
     private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {

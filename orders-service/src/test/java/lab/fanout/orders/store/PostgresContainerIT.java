@@ -1,0 +1,217 @@
+package lab.fanout.orders.store;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import com.zaxxer.hikari.HikariDataSource;
+import lab.fanout.common.Slice;
+import lab.fanout.orders.OrdersServiceApplication;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The postgres store on a real PostgreSQL server in a container: the image the project builds from Debian's
+ * {@code postgresql} package on its offline base image (docker/postgres, {@code fanout-lab/postgres:15}, built here by
+ * {@code scripts/build-images.sh --postgres --no-services}), run by Testcontainers' PostgreSQL module as a substitute
+ * for the official {@code postgres} image. orders-service reaches it as an external server: {@code orders.db.url}
+ * from the container, the user and password from the environment variables {@code ORDERS_DB_USERNAME} and
+ * {@code ORDERS_DB_PASSWORD} (the pom's failsafe configuration sets them, as k8s/components/postgres does from its
+ * Secret), and the server refuses a client without the password.
+ * <p>
+ * The answers are the memory store's, byte for byte; a pool of two held by two slow requests answers the third 503
+ * {@code database-pool-exhausted} after the connection timeout. Needs a Docker engine: skipped without one
+ * ({@code disabledWithoutDocker}); {@link DockerOnCiIT} makes that skip a failure under CI=true.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s"})
+class PostgresContainerIT {
+
+    static final DockerImageName IMAGE = DockerImageName.parse("fanout-lab/postgres:15")
+            .asCompatibleSubstituteFor("postgres");
+    private static final String PATH = "/order/api/v1/orders";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private static PostgreSQLContainer database;
+    private static ConfigurableApplicationContext memoryStore;
+
+    @LocalServerPort
+    int port;
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Autowired
+    HikariDataSource pool;
+
+    /** Builds the image (seconds when Docker's layer cache has it), starts it, and gives its URL to orders-service. */
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry properties) {
+        String username = requiredVariable(OrdersDatabase.USERNAME_VARIABLE);
+        String password = requiredVariable(OrdersDatabase.PASSWORD_VARIABLE);
+        buildTheImage();
+        database = new PostgreSQLContainer(IMAGE).withImagePullPolicy(image -> false)
+                .withDatabaseName("orders").withUsername(username).withPassword(password);
+        database.start();
+        properties.add("orders.db.url", database::getJdbcUrl);
+    }
+
+    /** The reference: an orders-service with the default memory store, beside the one under test. */
+    @BeforeAll
+    static void startTheMemoryStore() {
+        memoryStore = new SpringApplicationBuilder(OrdersServiceApplication.class)
+                .run("--server.port=0", "--management.server.port=0");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (memoryStore != null) {
+            memoryStore.close();
+        }
+        if (database != null) {
+            database.stop();
+        }
+    }
+
+    @Test
+    void theServerIsDebiansPostgresqlInTheContainerAndWantsThePassword() throws SQLException {
+        try (Connection connection = pool.getConnection()) {
+            assertThat(connection.getMetaData().getDatabaseProductVersion()).as("server version").contains("Debian");
+            assertThat(connection.getMetaData().getURL()).isEqualTo(database.getJdbcUrl());
+        }
+        assertThat(pool.getUsername()).isEqualTo(System.getenv(OrdersDatabase.USERNAME_VARIABLE));
+        assertThatThrownBy(() -> DriverManager.getConnection(database.getJdbcUrl(), database.getUsername(), "wrong"))
+                .hasMessageContaining("password authentication failed");
+    }
+
+    @Test
+    void answersTheMemoryStoresBytesForTheCatalogueEverySliceAndEveryOrder() throws Exception {
+        List<String> queries = new ArrayList<>();
+        queries.add(PATH + "?latencyMs=0");
+        for (int count = 1; count <= Slice.MAX_COUNT; count++) {
+            for (int index = 0; index < count; index++) {
+                queries.add(PATH + "?latencyMs=0&slice=" + index + "&slices=" + count);
+            }
+        }
+        JsonNode catalogue;
+        try (var in = new ClassPathResource("catalogue.json").getInputStream()) {
+            catalogue = JSON.readTree(in);
+        }
+        catalogue.forEach(order -> queries.add(PATH + "/" + order.get("id").asString() + "?latencyMs=0"));
+        queries.add(PATH + "/no-such-order?latencyMs=0");
+
+        int memoryPort = memoryStore.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+        for (String query : queries) {
+            HttpResponse<byte[]> memory = get(memoryPort, query);
+            HttpResponse<byte[]> postgres = get(port, query);
+            assertThat(postgres.statusCode()).as(query).isEqualTo(memory.statusCode());
+            assertThat(postgres.headers().firstValue("Content-Type")).as(query)
+                    .isEqualTo(memory.headers().firstValue("Content-Type"));
+            assertThat(postgres.body()).as(query).isEqualTo(memory.body());
+        }
+        assertThat(queries).hasSizeGreaterThan(500);
+    }
+
+    @Test
+    void aRequestThatGetsNoConnectionWithinTheTimeoutIs503PoolExhausted() throws Exception {
+        List<CompletableFuture<HttpResponse<byte[]>>> holders = IntStream.range(0, 2)
+                .mapToObj(i -> HTTP.sendAsync(request(port, PATH + "?latencyMs=4000"),
+                        HttpResponse.BodyHandlers.ofByteArray()))
+                .toList();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 2);
+
+        long start = System.nanoTime();
+        HttpResponse<byte[]> refused = get(port, PATH + "?latencyMs=0");
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        JsonNode problem = JSON.readTree(refused.body());
+        assertThat(problem.get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/database-pool-exhausted");
+        assertThat(problem.get("detail").asString()).isEqualTo("All 2 database connections stayed busy for 1000 ms"
+                + " (orders.db.pool-size, orders.db.connection-timeout).");
+        assertThat(waited).isBetween(Duration.ofMillis(900), Duration.ofMillis(3000));
+        for (CompletableFuture<HttpResponse<byte[]>> holder : holders) {
+            assertThat(holder.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 0);
+    }
+
+    @Test
+    void showsAnExternalServerAtActuatorInfo() throws Exception {
+        JsonNode info = JSON.readTree(get(managementPort, "/actuator/info").body());
+        assertThat(info.get("ordersDatabase").get("server").asString()).isEqualTo("external");
+        assertThat(info.get("ordersDatabase").get("maximumPoolSize").asInt()).isEqualTo(2);
+        assertThat(info.toString()).doesNotContain(database.getPassword());
+    }
+
+    private static String requiredVariable(String name) {
+        String value = System.getenv(name);
+        assertThat(value).as("environment variable %s (orders-service's pom sets it for failsafe)", name)
+                .isNotBlank();
+        return value;
+    }
+
+    private static void buildTheImage() {
+        Path root = Path.of(System.getProperty("fanout.root", "..")).toAbsolutePath().normalize();
+        ProcessBuilder build = new ProcessBuilder("bash", "scripts/build-images.sh", "--postgres", "--no-services")
+                .directory(root.toFile()).redirectErrorStream(true);
+        try {
+            Process process = build.start();
+            process.getOutputStream().close();
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                throw new AssertionError("scripts/build-images.sh --postgres --no-services failed:\n" + output);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("bash is needed to build " + IMAGE, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static HttpRequest request(int port, String pathAndQuery) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + pathAndQuery))
+                .timeout(Duration.ofSeconds(30)).build();
+    }
+
+    private static HttpResponse<byte[]> get(int port, String pathAndQuery) throws IOException, InterruptedException {
+        return HTTP.send(request(port, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray());
+    }
+}
