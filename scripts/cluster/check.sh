@@ -12,7 +12,8 @@
 #     request-thread kind; a 400 problem+json for a bad strategy; no actuator through the Service, whose port list
 #     lacks the management port, which answers pod to pod only
 #   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
-#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT); the panels
+#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT; the JDBC pool
+#     row only with orders-service on PostgreSQL, check 8); the panels
 #     keep main-service's variants apart: one variant loaded, then the other, its load shows where it belongs and
 #     the idle one reads 0 (ClusterDashboardsIT#variantsStayApart, which also proves a merged query fails); Grafana's
 #     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
@@ -21,8 +22,9 @@
 #   8 k8s/components/postgres applied (k8s/tests/cluster-postgres): PostgreSQL's StatefulSet ready, its claim bound
 #     to the node's local volume, its pod non-root (uid 999) on a read-only root filesystem; orders-service on the
 #     postgres store; every strategy through both variants answers the bytes it answered on the memory store just
-#     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); then
-#     the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
+#     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); after
+#     a short load of every strategy, every dashboard query has data, the JDBC pool row included (in check 5, on the
+#     memory store, that row must be empty: empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -201,14 +203,42 @@ check4() {
   done
 }
 
+# prometheus_port_forward PORT: the in-cluster Prometheus on 127.0.0.1:PORT of the node's network namespace, once
+# ready (its pid in pf_pid, which the EXIT trap kills)
+prometheus_port_forward() {
+  in_ns kubectl --kubeconfig "$kubeconfig" -n "$lab_namespace" port-forward --address 127.0.0.1 service/prometheus "$1:9090" \
+    >"$work/port-forward-$1.log" 2>&1 &
+  pf_pid=$!
+  for _ in $(seq 1 30); do in_ns curl -sf "http://127.0.0.1:$1/-/ready" >/dev/null && break; sleep 1; done
+}
+# scraped_apps: the label app of every pod Prometheus is told to scrape, comma-separated
+scraped_apps() {
+  kc get pods -o json | jq -r '[.items[] | select(.metadata.annotations["prometheus.io/scrape"] == "true") | .metadata.labels.app] | unique | join(",")'
+}
+
+# dashboards_have_data CHECK PORT APPS: the same checker as the local end-to-end test (DashboardsEndToEndIT), pointed
+# at the in-cluster Prometheus on PORT, told the store orders-service reports: on memory the JDBC pool row must be
+# empty, on postgres it must have data like the rest (test-compile, then failsafe alone: nothing packaged, no unit
+# test; -am finds the other modules' classes)
+dashboards_have_data() {
+  local check=$1 port=$2 apps=$3 store
+  store=$(orders_info | jq -r '.knobs.orders.store')
+  if in_ns ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
+      -Dit.test=ClusterDashboardsIT -Dfailsafe.failIfNoSpecifiedTests=false \
+      -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" \
+      -Dfanout.cluster.orders-store="$store" >"$work/it$check.log" 2>&1; then
+    pass "$check every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus (orders-service on the $store store$([[ $store == memory ]] && echo ': the JDBC pool row empty, as it must be'))"
+  else
+    fail "$check dashboard queries without data (system-tests ClusterDashboardsIT, orders-service on the '$store' store)"
+    detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|HAS DATA|allowlist|expected|ERROR' "$work/it$check.log" | head -20)"
+  fi
+}
+
 check5() {
   local port=19090 apps up
-  in_ns kubectl --kubeconfig "$kubeconfig" -n "$lab_namespace" port-forward --address 127.0.0.1 service/prometheus "$port:9090" \
-    >"$work/port-forward.log" 2>&1 &
-  pf_pid=$!
-  for _ in $(seq 1 30); do in_ns curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null && break; sleep 1; done
+  prometheus_port_forward "$port"
   sleep 12   # two scrape intervals (5 s): the last scrape holds the load of checks 3 and 4
-  apps=$(kc get pods -o json | jq -r '[.items[] | select(.metadata.annotations["prometheus.io/scrape"] == "true") | .metadata.labels.app] | unique | join(",")')
+  apps=$(scraped_apps)
   up=$(in_ns curl -s "http://127.0.0.1:$port/api/v1/query" --data-urlencode 'query=up{job="fanout-lab-pods"} == 1' | jq -r '[.data.result[].metric.app] | unique | join(",")')
   if [[ -n $apps && $up == "$apps" ]]; then
     pass "5 Prometheus (through kubectl port-forward) scrapes every annotated pod: up == 1 for $up"
@@ -224,15 +254,7 @@ check5() {
   else
     fail "5 no kubelet-cadvisor target up with the lab's pods"; detail "$(in_ns curl -s "http://127.0.0.1:$port/api/v1/targets" | jq -c '.data.activeTargets[] | select(.labels.job == "kubelet-cadvisor") | {health, lastError}')"
   fi
-  # the same checker as the local end-to-end test (DashboardsEndToEndIT), pointed at the in-cluster Prometheus
-  # (test-compile, then failsafe alone: nothing packaged, no unit test; -am finds the other modules' classes)
-  if in_ns ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
-      -Dit.test=ClusterDashboardsIT -Dfailsafe.failIfNoSpecifiedTests=false \
-      -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" >"$work/it.log" 2>&1; then
-    pass "5 every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus"
-  else
-    fail "5 dashboard queries without data (system-tests ClusterDashboardsIT)"; detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|expected|ERROR' "$work/it.log" | head -20)"
-  fi
+  dashboards_have_data 5 "$port" "$apps"
   check5_variants "$port" "$apps"
   kill "$pf_pid" 2>/dev/null; pf_pid=
   check5_grafana
@@ -443,16 +465,30 @@ check8() {
     fail "8 main-service on the postgres store: $differ bodies differ from the memory store's, not 200: '$out'"
   fi
   check8_prometheus "$pool"
+  check8_dashboards
   check8_restore
+}
+
+# the dashboards on the postgres store: every query has data, the JDBC pool row included, after a load of every
+# strategy through both variants (hey from the node's network namespace, 2 s each: inside the 1-minute rate window)
+check8_dashboards() {
+  local variant url s
+  for variant in "${variants[@]}"; do
+    url=$(service_url "$variant")
+    for s in $(strategies); do
+      in_ns timeout 30 hey -z 2s -c 10 "$url$orders?concurrency=$s" >/dev/null 2>&1
+    done
+  done
+  prometheus_port_forward 19091
+  sleep 12   # two scrape intervals (5 s): the last scrape holds the load
+  dashboards_have_data 8 19091 "$(scraped_apps)"
+  kill "$pf_pid" 2>/dev/null; pf_pid=
 }
 
 # HikariCP's series of orders-service's pool in the in-cluster Prometheus, as the dashboards would query them
 check8_prometheus() {
   local pool=$1 selector='namespace="fanout-lab",app="orders-service",application="orders-service",pool="orders-db"' max active acquired
-  in_ns kubectl --kubeconfig "$kubeconfig" -n "$lab_namespace" port-forward --address 127.0.0.1 service/prometheus 19091:9090 \
-    >"$work/port-forward8.log" 2>&1 &
-  pf_pid=$!
-  for _ in $(seq 1 30); do in_ns curl -sf "http://127.0.0.1:19091/-/ready" >/dev/null && break; sleep 1; done
+  prometheus_port_forward 19091
   for _ in $(seq 1 24); do   # the new pod's first scrapes: every 5 s
     max=$(prometheus_value "hikaricp_connections_max{$selector}")
     acquired=$(prometheus_value "hikaricp_connections_acquire_seconds_count{$selector}")
