@@ -88,7 +88,10 @@ class BreakerIntegrationTest {
             }
             assertThat(whileFrozen).as("the frozen downstream's timeouts, then the open breaker's refusal")
                     .hasSizeBetween(2, 5).endsWith(503);
-            assertThat(whileFrozen.subList(0, whileFrozen.size() - 1)).containsOnly(504);
+            // a first 200 is an answer the downstream had sent as the stop arrived (seen once in CI, 2026-11-26)
+            List<Integer> afterStop = whileFrozen.getFirst() == 200 ? whileFrozen.subList(1, whileFrozen.size())
+                    : whileFrozen;
+            assertThat(afterStop.subList(0, afterStop.size() - 1)).as("%s", whileFrozen).containsOnly(504);
 
             List<Long> millis = new ArrayList<>();
             for (int i = 0; i < 10; i++) {

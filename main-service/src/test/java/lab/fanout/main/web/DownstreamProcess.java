@@ -39,6 +39,29 @@ final class DownstreamProcess implements AutoCloseable {
     /** SIGSTOP: the process stops where it is; connections it has not accepted queue in the kernel. */
     void freeze() throws IOException, InterruptedException {
         signal("STOP");
+        // kill(2) returns before every thread has stopped: wait until /proc shows each one stopped ('T')
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!stopped()) {
+            if (System.nanoTime() > until) {
+                throw new IOException("kill -STOP " + process.pid() + ": its threads still run after 5 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private boolean stopped() throws IOException {
+        try (var tasks = java.nio.file.Files.list(Path.of("/proc", String.valueOf(process.pid()), "task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);   // the field after "(comm)"
+                if (state != 'T' && state != 't') {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return true;   // a thread that ended meanwhile runs no more
+        }
     }
 
     /** SIGCONT: it goes on, and answers what queued meanwhile. */
