@@ -26,7 +26,10 @@ class HarnessSizeTest {
     // 7,709 until issue 26's dbPools axis, the db-pool bound and the database preset (+107)
     // 7,816 until issue 26's db_pending_peak: orders-service's HikariCP pending scraped beside main-service (+46)
     // 7,862 until issue 26's check of ./lab up's orders store before a bench cell runs on it (+21)
-    static final int LIMIT = 7_883;
+    // 7,883 until issue 23's flag on a cell whose CPU fell short of its cpuMs (+27 with the pool deadline's
+    // follow-through), the one place for orders-service's postgres properties (OrdersStore, +36 net), and the
+    // footprint's slope per fork with its interval, its memory chart and a new main-service per memory cell (+63)
+    static final int LIMIT = 8_013;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

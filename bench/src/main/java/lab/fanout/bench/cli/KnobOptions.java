@@ -2,7 +2,6 @@ package lab.fanout.bench.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -10,6 +9,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
+import lab.fanout.bench.system.OrdersStore;
 import picocli.CommandLine.Option;
 
 /** The service knobs of {@code ./lab up}: one place for their names, defaults and help. */
@@ -18,7 +18,7 @@ final class KnobOptions {
     enum Profile { virtual, platform }
 
     /** Where orders-service keeps its orders (docs/orders-store.md). */
-    enum OrdersStore { memory, postgres }
+    enum Store { memory, postgres }
 
     static final String BREAKER = "-Dfanout.breaker.enabled=true";
 
@@ -61,7 +61,7 @@ final class KnobOptions {
             description = "where orders-service keeps its orders: ${COMPLETION-CANDIDATES}; postgres starts an"
                     + " embedded PostgreSQL (data in .lab/orders-db) unless --db-url, and spends the latency in the"
                     + " query, holding a pooled JDBC connection (default: ${DEFAULT-VALUE})")
-    OrdersStore ordersStore;
+    Store ordersStore;
 
     @Option(names = "--db-pool", paramLabel = "N", description = "with --orders-store postgres: orders-service's JDBC"
             + " pool (HikariCP), 1..1000 (default 10)")
@@ -85,29 +85,21 @@ final class KnobOptions {
 
     /** @return orders-service's store properties (the others ignore them); empty for the memory store */
     private Map<String, String> ordersStore(Path repo) {
-        if (ordersStore == OrdersStore.memory) {
+        if (ordersStore == Store.memory) {
             if (dbPool != null || dbUrl != null) {
                 throw new IllegalArgumentException("--db-pool and --db-url apply to --orders-store postgres");
             }
             return Map.of();
         }
-        Map<String, String> p = new LinkedHashMap<>(Map.of("orders.store", "postgres"));
-        if (dbPool != null) {
-            if (dbPool < 1 || dbPool > 1000) {
-                throw new IllegalArgumentException("--db-pool must be in 1..1000, was " + dbPool);
-            }
-            p.put("orders.db.pool-size", dbPool.toString());
+        if (dbPool != null && (dbPool < 1 || dbPool > 1000)) {
+            throw new IllegalArgumentException("--db-pool must be in 1..1000, was " + dbPool);
         }
-        if (dbUrl == null) {
-            p.put("orders.db.data-dir", repo.resolve(".lab/orders-db").toAbsolutePath().toString());
-        } else if (dbUrl.contains("password=") || dbUrl.matches("[^?]*//[^/@]*:[^/@]*@.*")) {
+        if (dbUrl != null && (dbUrl.contains("password=") || dbUrl.matches("[^?]*//[^/@]*:[^/@]*@.*"))) {
             // a password on a command line shows in ps and in shell history
             throw new IllegalArgumentException("--db-url must not hold a password: export ORDERS_DB_USERNAME and"
                     + " ORDERS_DB_PASSWORD instead");
-        } else {
-            p.put("orders.db.url", dbUrl);
         }
-        return p;
+        return OrdersStore.postgres(dbPool, dbUrl == null ? repo.resolve(".lab/orders-db") : null, dbUrl, null);
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
@@ -115,7 +107,7 @@ final class KnobOptions {
         return "--profile " + profile + option("--tomcat-threads", tomcatThreads) + option("--pool-size", poolSize)
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
                 .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "")
-                + (ordersStore == OrdersStore.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
+                + (ordersStore == Store.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
                 + (dbUrl == null ? "" : " --db-url " + dbUrl);
     }
 

@@ -89,6 +89,19 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return repetitions.stream().allMatch(Repetition::warmupSettled);
     }
 
+    /** main-service's CPU ms per request may fall this far below the cell's {@code cpuMs} before it is flagged. */
+    static final double CPU_SPENT_SHARE = 0.8;
+
+    /**
+     * @return false when main-service spent under 80 % of the CPU ms per request that the query asks for ({@code
+     *         cpuMs}): CpuWork's calibration missed (a cpu run on 2026-11-26 read 10 CPU-ms for cpuMs=20), so the cell
+     *         did not measure the CPU-bound work it names; true where none is asked or main-service's CPU is unknown
+     */
+    public boolean cpuSpent() {
+        Double spent = cpuMsPerAnswer(ServiceDefaults.MAIN);
+        return cell.cpuMs() == 0 || spent == null || spent >= CPU_SPENT_SHARE * cell.cpuMs();
+    }
+
     /** @return this cell with {@code next}'s repetitions and heap after (another fork) added */
     public CellResult merge(CellResult next) {
         List<Repetition> all = new ArrayList<>(repetitions);
@@ -164,7 +177,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
 
     /** @return the mid-run snapshot's heap after GC + committed stacks, MiB, median of the repetitions, or null */
     public Double liveMiB() {
-        return median(r -> r.server().memory().snapshot() == null ? null : r.server().memory().snapshot().liveMiB());
+        return median(Memory::liveMiB);
     }
 
     /** @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers), or null */

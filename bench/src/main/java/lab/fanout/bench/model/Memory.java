@@ -1,6 +1,7 @@
 package lab.fanout.bench.model;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * main-service's memory during one measured run, read from outside its JVM ({@code metrics.Footprint}); null = not
@@ -29,6 +30,27 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
         double sxx = inFlightAndMiB.stream().mapToDouble(p -> (p[0] - mx) * (p[0] - mx)).sum();
         double sxy = inFlightAndMiB.stream().mapToDouble(p -> (p[0] - mx) * (p[1] - my)).sum();
         return n < 2 || sxx == 0 ? null : 1024 * sxy / sxx;
+    }
+
+    /**
+     * @param series one strategy and profile's cells at different concurrencies, with snapshots
+     * @return {@link #slopeKiB} once per start of the services (fork), through that fork's points (concurrency, the
+     *         median of its repetitions' heap after GC + committed stacks): samples for an interval across JVM starts;
+     *         a fork with fewer than two concurrencies gives none
+     */
+    public static List<Double> slopesPerFork(List<CellResult> series) {
+        return series.stream().flatMap(r -> r.repetitions().stream()).map(Repetition::fork).distinct().sorted()
+                .map(fork -> slopeKiB(series.stream().map(r -> {
+                    Double live = Stats.median(r.repetitions().stream().filter(p -> p.fork() == fork)
+                            .map(Memory::liveMiB).toList());
+                    return live == null ? null : new double[] {r.cell().concurrency(), live};
+                }).filter(Objects::nonNull).toList())).filter(Objects::nonNull).toList();
+    }
+
+    /** @return a repetition's heap after GC + committed stacks, MiB, or null without a snapshot */
+    public static Double liveMiB(Repetition r) {
+        Snapshot s = r.server().memory().snapshot();
+        return s == null ? null : s.liveMiB();
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Tail;
 import org.knowm.xchart.BitmapEncoder;
@@ -33,8 +34,9 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * PNG charts per block (XChart): throughput with its bound, latency percentiles, efficiency; against concurrency (log
- * axis) when the block sweeps it, else as bars per strategy and profile. A measured figure is drawn at the median of
+ * PNG charts per block (XChart): throughput with its bound, latency percentiles, efficiency, and memory where
+ * main-service's snapshots were taken; against concurrency (log axis) when the block sweeps it, else as bars per
+ * strategy and profile. A measured figure is drawn at the median of
  * its samples with error bars from its confidence interval, as the table prints it. Latency has a log y axis, or the
  * common pool's 10 s answers would flatten the parallel strategies' 0.2 s to the floor.
  */
@@ -166,6 +168,11 @@ public final class Charts {
                     + ")", "ms (log scale)", true, cells, r -> r.latencyEstimate(99), r -> r.latencyEstimate(50)));
             charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound (" + ERROR_BARS + ")", "%",
                     false, cells, Charts::efficiency, null));
+            if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
+                charts.put(block + "-memory", xy(block + ": heap after GC + committed thread stacks (solid) and"
+                        + " reserved stacks (dashed), MiB, medians (" + ERROR_BARS + ")", "MiB (log scale)", true,
+                        cells, snapshot(Memory.Snapshot::liveMiB), snapshot(Memory.Snapshot::stackReservedMiB)));
+            }
         } else {
             charts.put(block + "-throughput", bars(block + ": throughput (" + ERROR_BARS + ") and bound (Little's law"
                     + " or CPU)", "req/s", false, cells,
@@ -310,6 +317,12 @@ public final class Charts {
         }
         double up = Math.log10(e.high() / e.median());
         return Math.pow(10, e.low() > 0 ? Math.max(up, Math.log10(e.median() / e.low())) : up);
+    }
+
+    /** @return a figure of main-service's mid-run memory snapshot, MiB: median and interval over the samples */
+    private static Function<CellResult, Stats.Estimate> snapshot(Function<Memory.Snapshot, Double> figure) {
+        return r -> r.estimate(p -> p.server().memory().snapshot() == null ? null
+                : figure.apply(p.server().memory().snapshot()));
     }
 
     /** @return a figure that has no interval (a bound, a share over all requests) as an estimate without one */

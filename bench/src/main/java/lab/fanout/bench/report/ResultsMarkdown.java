@@ -82,7 +82,8 @@ public final class ResultsMarkdown {
     private static final List<Column> FIGURES = List.of(
             new Column("Req./Sec. median (CI · its confidence)", r -> Fmt.estimate(r.throughput(), -1)
                     + (r.rateSustained() ? "" : " ⚠ rate not sustained")
-                    + (r.warmupSettled() ? "" : " ⚠ warm-up capped")),
+                    + (r.warmupSettled() ? "" : " ⚠ warm-up capped")
+                    + (r.cpuSpent() ? "" : " ⚠ CPU under cpuMs")),
             new Column("Bound (limit)", r -> Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")"),
             new Column("Efficiency % (CI)", r -> Double.isNaN(r.efficiency()) ? "n/a"
                     : est(r, r.throughput().times(100 / r.bound().requestsPerSecond()), 0)),
@@ -189,24 +190,27 @@ public final class ResultsMarkdown {
                 .collect(Collectors.joining(" / "));
     }
 
-    /** Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight. */
+    /**
+     * Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight, the median of
+     * the forks' slopes with its interval (one slope per start of the services).
+     */
     private static void memorySlopes(StringBuilder md, List<CellResult> cells) {
         Map<String, List<CellResult>> series = cells.stream().filter(r -> r.liveMiB() != null && r.cell()
                 .ratePerSecond() == null).collect(Collectors.groupingBy(r -> r.cell().strategy().shortName() + " / "
                 + r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
         List<String> lines = new ArrayList<>();
         series.forEach((name, rows) -> {
-            Double slope = Memory.slopeKiB(rows.stream().map(r -> new double[] {r.cell().concurrency(),
-                    r.liveMiB()}).toList());
-            if (slope != null) {
-                lines.add("- " + name + ": " + Fmt.num(slope, 1) + " KiB per request in flight (" + rows.size()
-                        + " concurrencies)");
+            Stats.Estimate slope = Stats.interval(Memory.slopesPerFork(rows));
+            if (slope.n() > 0) {
+                lines.add("- " + name + ": " + Fmt.estimate(slope, 1) + " KiB per request in flight (" + rows.size()
+                        + " concurrencies, " + slope.n() + (slope.n() == 1 ? " fork)" : " forks)"));
             }
         });
         if (!lines.isEmpty()) {
             md.append("\nMemory per request in flight: the least-squares slope of heap after GC + committed thread"
                     + " stacks against the clients (each holds one request in flight), the JVM's fixed memory left"
-                    + " out:\n\n").append(String.join("\n", lines)).append('\n');
+                    + " out; one slope per start of the services, their median (interval · coverage):\n\n")
+                    .append(String.join("\n", lines)).append('\n');
         }
     }
 
@@ -233,6 +237,8 @@ public final class ResultsMarkdown {
               (the interval says nothing of the next start); with --forks N, one per fork (its repetitions' median).
               95 % needs 6 samples; with fewer the interval is min–max and its coverage lower (3: 75 %, 5: 94 %).
               ⚠ warm-up capped: a warm-up ended on its time cap before main-service settled; no verdict rests on it.
+              ⚠ CPU under cpuMs: main-service spent under 80 % of the CPU ms per request the query asks for (its
+              calibration missed): the cell did not measure the CPU-bound work it names.
             - **Every other figure** (latency, time, peaks, CPU, memory, machine CPU; not the bounds, which are
               ceilings, nor Errors, a count over all repetitions; the slow share has its own interval) is printed the
               same way in short, median (low–high): the same samples, so the coverage in its row's Req./Sec.; a figure

@@ -215,10 +215,11 @@ public final class BenchRunner {
                                 : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)");
         Stats.Estimate x = r.throughput();
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors,"
-                        + " machine CPU %s%s%s", r.cell().label(), x.median(), x.low(), x.high(),
+                        + " machine CPU %s%s%s%s", r.cell().label(), x.median(), x.low(), x.high(),
                 r.bound().requestsPerSecond(), r.bound().limit(), Double.isNaN(r.efficiency())
                         ? "n/a" : Math.round(100 * r.efficiency()) + "%", r.latencyMs(99), r.errorCount(), cpu,
                 r.rateSustained() ? "" : ", RATE NOT SUSTAINED",
-                r.warmupSettled() ? "" : ", WARM-UP CAPPED") + model;
+                r.warmupSettled() ? "" : ", WARM-UP CAPPED",
+                r.cpuSpent() ? "" : ", CPU UNDER cpuMs " + r.cell().cpuMs()) + model;
     }
 }

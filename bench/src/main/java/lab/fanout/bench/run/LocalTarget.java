@@ -9,15 +9,18 @@ import java.util.Objects;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.metrics.Footprint;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
+import lab.fanout.bench.system.OrdersStore;
 import lab.fanout.bench.system.ServiceInfo;
 
 /**
  * The four services on free ports, started by the harness and stopped at the end: main-service restarts when its
- * knobs change, all four when the latency (the downstreams' configured default) or the db pool does. A cell with a
+ * knobs change or the cell reads its memory, all four when the latency (the downstreams' configured default) or the
+ * db pool does. A cell with a
  * db pool runs orders-service on its PostgreSQL store, an embedded server whose data lives in {@code orders-db} beside
  * the logs until orders-service stops (docs/orders-store.md).
  */
@@ -39,6 +42,11 @@ public final class LocalTarget implements Target {
                 d.extraJvmArgs(), mainJvmOptions, aot);
     }
 
+    /** @return what every cell starts from: the run's properties and options, the services' defaults */
+    LaunchSpec base() {
+        return base;
+    }
+
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
@@ -48,14 +56,16 @@ public final class LocalTarget implements Target {
 
     /**
      * @return orders-service's properties for a cell with {@code dbPool} connections: the postgres store, and a
-     *         connection timeout of main-service's deadline, so that a request queues for a connection as long as
+     *         connection timeout of main-service's deadline ({@code fanout.deadline} of the matrix or
+     *         {@code --main-property}, else its default), so that a request queues for a connection as long as
      *         main-service waits for it (the 1 s default would turn the queue of a small pool into 503s); empty for
      *         the memory store
      */
     static Map<String, String> ordersStore(LaunchSpec base, Integer dbPool) {
-        return dbPool == null ? Map.of() : Map.of("orders.store", "postgres", "orders.db.pool-size", dbPool.toString(),
-                "orders.db.connection-timeout", ServiceDefaults.DEADLINE_SECONDS + "s",
-                "orders.db.data-dir", base.logDir().resolveSibling("orders-db").toAbsolutePath().toString());
+        String deadline = base.extraMainProperties().getOrDefault("fanout.deadline",
+                ServiceDefaults.DEADLINE_SECONDS + "s");
+        return dbPool == null ? Map.of()
+                : OrdersStore.postgres(dbPool, base.logDir().resolveSibling("orders-db"), null, deadline);
     }
 
     @Override
@@ -63,6 +73,8 @@ public final class LocalTarget implements Target {
         LaunchSpec spec = spec(base, cell);
         if (system == null) {
             system = LocalSystem.start(spec);
+        } else if (system.spec().equals(spec) && measuresMemory(spec)) {
+            system.restartMain();
         } else {
             system.apply(spec);
         }
@@ -104,13 +116,28 @@ public final class LocalTarget implements Target {
 
     @Override
     public int restartsBetween(Cell previous, Cell next) {
-        return restarts(previous, next);
+        return restarts(base, previous, next);
     }
 
-    /** @return 1 when main-service (or all four: latency, db pool) must (re)start between the two cells, else 0 */
+    /** @return {@link #restarts(LaunchSpec, Cell, Cell)} without options of the run's own */
     public static int restarts(Cell previous, Cell next) {
-        LaunchSpec base = LaunchSpec.defaults(Path.of("."));
-        return previous == null || !spec(base, previous).equals(spec(base, next)) ? 1 : 0;
+        return restarts(LaunchSpec.defaults(Path.of(".")), previous, next);
+    }
+
+    /**
+     * @return 1 when main-service (or all four: latency, db pool) must (re)start between the two cells, else 0; a
+     *         cell that reads main-service's memory ({@link Footprint#NMT}) always gets a new main-service, because
+     *         heap after GC holds what earlier cells left: Tomcat's cached processors and socket buffers, worker
+     *         threads not yet idle for 60 s, JFR's record of every thread it saw (at 100 clients after a 3,000-client
+     *         cell: 290 MiB live, 1,547 Http11Processors, 97,365 RecordedThreads; 58 MiB, 101 and 6,150 in a new JVM)
+     */
+    static int restarts(LaunchSpec base, Cell previous, Cell next) {
+        LaunchSpec spec = spec(base, next);
+        return previous == null || !spec(base, previous).equals(spec) || measuresMemory(spec) ? 1 : 0;
+    }
+
+    private static boolean measuresMemory(LaunchSpec spec) {
+        return spec.mainJvmArgs().contains(Footprint.NMT);
     }
 
     @Override

@@ -221,6 +221,12 @@ public final class LocalSystem implements AutoCloseable {
         launch(restart, true);
     }
 
+    /** Stops main-service and starts it again as it was: a new JVM, the downstreams kept. */
+    public synchronized void restartMain() {
+        stop(List.of(MAIN));
+        launch(List.of(MAIN), true);
+    }
+
     public LaunchSpec spec() {
         return spec;
     }

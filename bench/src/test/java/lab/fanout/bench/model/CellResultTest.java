@@ -20,7 +20,12 @@ class CellResultTest {
     }
 
     static CellResult cell(Bound littlesLaw, int cores, List<Map<String, Double>> cpuPerRep) {
-        Cell cell = new Cell("soak", Strategy.SCOPE_FORK, "virtual", 200, 2000, 100, 200, null, 1000, null, 3, 3, 20);
+        return cell(littlesLaw, cores, cpuPerRep, "");
+    }
+
+    static CellResult cell(Bound littlesLaw, int cores, List<Map<String, Double>> cpuPerRep, String query) {
+        Cell cell = new Cell("soak", Strategy.SCOPE_FORK, "virtual", 200, 2000, List.of(), 100, 200, query, null,
+                1000, null, 3, 3, 20);
         Deployment d = new Deployment("virtual", true, 200, 2000, 2000, 1, cores, 200);
         Load load = new Load(URI.create("http://localhost:1/x"), 100, 1000, null, null, 20);
         Histogram h = new Histogram(3);
@@ -74,5 +79,19 @@ class CellResultTest {
         CellResult partly = cell(new Bound(500, "clients"), 2,
                 List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.42), Map.of(Repetition.DRIVER, 0.4)));
         assertThat(partly.cpuMsPerAnswer("main-service")).isNull();
+    }
+
+    /** The cpu run of 2026-11-26 before CpuWork's fix: cpuMs=20 cost main-service 9.7-11 CPU-ms per request. */
+    @Test
+    void aCellWhoseMainServiceSpentLessCpuThanItsCpuMsIsFlagged() {
+        Bound b = new Bound(500, "clients");
+        // 1,000 answers per repetition: 10 s of main-service CPU is 10 ms per request
+        assertThat(cell(b, 2, List.of(cpu(10.0, 0.25, 0.25, 0.25, 0.4)), "cpuMs=20").cpuSpent()).isFalse();
+        assertThat(cell(b, 2, List.of(cpu(3.5, 0.25, 0.25, 0.25, 0.4)), "width=3&cpuMs=5").cpuSpent()).isFalse();
+        assertThat(cell(b, 2, List.of(cpu(21.5, 0.25, 0.25, 0.25, 0.4)), "cpuMs=20").cpuSpent()).isTrue();
+        assertThat(cell(b, 2, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.4)), "cpuMs=0").cpuSpent()).isTrue();
+        assertThat(cell(b, 2, List.of(cpu(1.0, 0.25, 0.25, 0.25, 0.4)), "").cpuSpent()).isTrue();
+        // a remote target: main-service's CPU unknown to /proc, nothing to compare
+        assertThat(cell(b, 2, List.of(Map.of(Repetition.DRIVER, 0.4)), "cpuMs=20").cpuSpent()).isTrue();
     }
 }

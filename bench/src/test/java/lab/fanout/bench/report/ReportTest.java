@@ -68,9 +68,37 @@ class ReportTest {
         assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) · live virtual threads |")
                 .contains("| 400 (400–400) · 140 (140–140) | 97 (97–97) · n/a | 104.9 (104.9–104.9) · 3.0 (3.0–3.0)"
                         + " / 100 (100–100) · 100 (100–100) |")
-                .contains("- virtualThreadPerTask / virtual: 60.0 KiB per request in flight (2 concurrencies)");
+                .contains("- virtualThreadPerTask / virtual: 60.0 (n=1) KiB per request in flight (2 concurrencies,"
+                        + " 1 fork)");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
+        // the chart of memory against requests in flight: live (heap after GC + committed) and reserved stacks
+        var memory = (org.knowm.xchart.XYChart) Charts.charts("footprint", cells).get("footprint-memory");
+        assertThat(memory.getSeriesMap().values()).extracting(s -> s.getYData()[1])
+                .containsExactly((100 + 1000 * 50 / 1024.0) + (2 + 1000 * 10 / 1024.0), 1000.0);
+        assertThat(Charts.charts("b", cells())).doesNotContainKey("b-memory");
+    }
+
+    /** Issue 23, item 2: the slope per request in flight once per start of the services, with its interval. */
+    @Test
+    void theSlopeIsOnePerForkAndTheirMedianWithAnInterval() {
+        // forks 1, 2, 3 grow 40, 70 and 55 KiB per client (heap after GC; no stacks), from 100 MiB
+        List<CellResult> cells = List.of(100, 1000).stream().map(c -> {
+            CellResult r = result(c, 100, 480, 500);
+            Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null,
+                    1000, null, 3, 3, 20);
+            return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), List.of(40, 70, 55).stream()
+                    .map(kib -> {
+                        Repetition p = r.repetitions().getFirst();
+                        Memory memory = new Memory(null, null, new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null));
+                        return new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null,
+                                0.5, 4, null, memory), 97.0, null, Map.<String, Double>of(), kib == 40 ? 1
+                                : kib == 70 ? 2 : 3, true);
+                    }).toList(), r.heapAfterBytes(), r.command());
+        }).toList();
+        assertThat(ResultsMarkdown.render("t", List.of(), cells, Map.of(), false))
+                .contains("- virtualThreadPerTask / virtual: 55.0 (40.0–70.0 · 75 %) KiB per request in flight"
+                        + " (2 concurrencies, 3 forks)");
     }
 
     /** Issue 23, item 5: cells that ask for pinning show Micrometer's pinned count, in all and per request. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import lab.fanout.bench.cli.LabCommand;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -32,10 +33,33 @@ class LocalTargetTest {
     }
 
     @Test
+    void theConnectionTimeoutFollowsTheDeadlineOfTheRun() {
+        LaunchSpec base = new LocalTarget(Path.of("/tmp/run"), Path.of("/tmp/run/logs"),
+                Map.of("fanout.deadline", "30s"), List.of(), AotCache.Mode.OFF).base();
+        assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, 5)).extraDownstreamProperties())
+                .containsEntry("orders.db.connection-timeout", "30s");
+    }
+
+    @Test
     void aChangeOfDbPoolRestartsAndTheStrategyDoesNot() {
         assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, 5), cell(Strategy.REACTIVE, 5))).isZero();
         assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, 5), cell(Strategy.SCOPE_FORK, 20))).isOne();
         assertThat(LocalTarget.restarts(cell(Strategy.SCOPE_FORK, null), cell(Strategy.SCOPE_FORK, 5))).isOne();
+    }
+
+    /** Heap after GC would hold what the cell before left: Tomcat's cached processors, idle threads, JFR's threads. */
+    @Test
+    void aCellThatReadsMainServicesMemoryGetsANewMainServiceEvenOnTheSameKnobs() {
+        List<String> nmt = List.of("-Xms2g", "-Xmx2g", "-XX:NativeMemoryTracking=summary");
+        Cell low = new Cell("b", Strategy.THREAD_PER_TASK, "virtual", null, null, null, nmt, 100, 2000, "", null, null,
+                4, 3, 3, 20);
+        Cell high = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, nmt, 3000, 2000, "", null, null,
+                4, 3, 3, 20);
+        assertThat(LocalTarget.restarts(low, high)).isOne();
+        assertThat(LocalTarget.restarts(high, low)).isOne();
+        Cell plain = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, List.of(), 3000, 2000, "", null,
+                null, 4, 3, 3, 20);
+        assertThat(LocalTarget.restarts(plain, plain)).isZero();
     }
 
     @Test

@@ -12,9 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import lab.fanout.common.Slice;
@@ -40,7 +38,6 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The postgres store on a real PostgreSQL server in a container: the image the project builds from Debian's
@@ -148,28 +145,7 @@ class PostgresContainerIT {
 
     @Test
     void aRequestThatGetsNoConnectionWithinTheTimeoutIs503PoolExhausted() throws Exception {
-        List<CompletableFuture<HttpResponse<byte[]>>> holders = IntStream.range(0, 2)
-                .mapToObj(i -> HTTP.sendAsync(request(port, PATH + "?latencyMs=4000"),
-                        HttpResponse.BodyHandlers.ofByteArray()))
-                .toList();
-        await().atMost(Duration.ofSeconds(10)).until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 2);
-
-        long start = System.nanoTime();
-        HttpResponse<byte[]> refused = get(port, PATH + "?latencyMs=0");
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-
-        assertThat(refused.statusCode()).isEqualTo(503);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
-        JsonNode problem = JSON.readTree(refused.body());
-        assertThat(problem.get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/database-pool-exhausted");
-        assertThat(problem.get("detail").asString()).isEqualTo("All 2 database connections stayed busy for 1000 ms"
-                + " (orders.db.pool-size, orders.db.connection-timeout).");
-        assertThat(waited).isBetween(Duration.ofMillis(900), Duration.ofMillis(3000));
-        for (CompletableFuture<HttpResponse<byte[]>> holder : holders) {
-            assertThat(holder.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> pool.getHikariPoolMXBean().getActiveConnections() == 0);
+        PoolExhaustion.assertThirdRequestIs503(port, () -> pool.getHikariPoolMXBean().getActiveConnections());
     }
 
     @Test

@@ -77,24 +77,7 @@ class PostgresStorePoolTest {
 
     @Test
     void aRequestThatGetsNoConnectionWithinTheTimeoutIs503PoolExhausted() throws Exception {
-        List<CompletableFuture<HttpResponse<String>>> holders = IntStream.range(0, 2)
-                .mapToObj(i -> HTTP.sendAsync(request(PATH + "?latencyMs=4000"), HttpResponse.BodyHandlers.ofString()))
-                .toList();
-        await().atMost(Duration.ofSeconds(10)).until(() -> active() == 2);
-
-        long start = System.nanoTime();
-        HttpResponse<String> refused = get(PATH + "?latencyMs=0");
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-
-        assertThat(refused.statusCode()).isEqualTo(503);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
-        JsonNode problem = JSON.readTree(refused.body());
-        assertThat(problem.get("type").asString()).isEqualTo("https://fanout-lab.dev/problems/database-pool-exhausted");
-        assertThat(problem.get("detail").asString()).isEqualTo("All 2 database connections stayed busy for 1000 ms"
-                + " (orders.db.pool-size, orders.db.connection-timeout).");
-        assertThat(waited).isBetween(Duration.ofMillis(900), Duration.ofMillis(3000));
-        assertThat(holders).allSatisfy(answer -> assertThat(answer.get().statusCode()).isEqualTo(200));
+        PoolExhaustion.assertThirdRequestIs503(port, () -> (int) active());
         awaitIdlePool();
     }
 
