@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import lab.fanout.main.client.Downstream;
+import lab.fanout.main.config.FanoutProperties;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.util.ReflectionTestUtils;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,9 +48,25 @@ class ReactiveIntegrationTest extends FanoutIntegrationTest {
     @Autowired
     MeterRegistry registry;
 
+    @Autowired
+    RequestMappingHandlerAdapter mvc;
+
+    @Autowired
+    FanoutProperties properties;
+
     @AfterAll
     static void closeCallers() {
         callers.close();
+    }
+
+    /**
+     * Tomcat's own async timeout (30 s) ended reactive requests with a generic 503 before a longer deadline (the
+     * footprint preset's 150 s): the async timeout must outlast the deadline, so that its 504 problem comes first.
+     */
+    @Test
+    void theAsyncTimeoutOutlastsTheDeadline() {
+        assertThat(ReflectionTestUtils.getField(mvc, "asyncRequestTimeout"))
+                .isEqualTo(properties.deadline().plus(AsyncTimeoutConfig.MARGIN).toMillis());
     }
 
     @Test
