@@ -29,7 +29,8 @@ class HarnessSizeTest {
     // 7,883 until issue 23's flag on a cell whose CPU fell short of its cpuMs (+27 with the pool deadline's
     // follow-through), the one place for orders-service's postgres properties (OrdersStore, +36 net), and the
     // footprint's slope per fork with its interval, its memory chart and a new main-service per memory cell (+63)
-    static final int LIMIT = 8_013;
+    // 8,013 until a run stopped by an error or a Ctrl-C during a service's start kept its finished cells (+21)
+    static final int LIMIT = 8_034;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

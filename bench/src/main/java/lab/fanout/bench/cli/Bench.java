@@ -257,6 +257,7 @@ public final class Bench implements Callable<Integer> {
             results = runner.run(cells);
         } catch (RuntimeException e) {
             failure = e.getMessage();
+            results = runner.finished();
         } finally {
             try {
                 write(setting, results, results.size() < cells.size() && failure == null, failure);

@@ -41,6 +41,7 @@ public final class BenchRunner {
     private final PrintStream out;
     private final Consumer<CellResult> onCell;
     private final int forks;
+    private final List<CellResult> done = new ArrayList<>();
     private volatile boolean cancelled;
 
     /**
@@ -63,9 +64,28 @@ public final class BenchRunner {
         this.forks = forks;
     }
 
-    /** @return the finished cells (each with its forks' repetitions), all of them unless cancelled */
+    /**
+     * @return the finished cells (each with its forks' repetitions), all of them unless cancelled; a cancel that
+     *         interrupts a service's start ends the run as a cancel, not as that start's failure
+     * @throws RuntimeException a failure of the target or the driver; {@link #finished} still has the cells before it
+     */
     public List<CellResult> run(List<Cell> cells) throws InterruptedException {
-        List<CellResult> done = new ArrayList<>();
+        try {
+            return runAll(cells);
+        } catch (RuntimeException e) {
+            if (cancelled) {
+                return finished();
+            }
+            throw e;
+        }
+    }
+
+    /** @return the cells finished so far, each with the forks' repetitions it has run */
+    public List<CellResult> finished() {
+        return List.copyOf(done);
+    }
+
+    private List<CellResult> runAll(List<Cell> cells) throws InterruptedException {
         List<Cell> all = rounds(cells, forks);
         Eta eta = new Eta(all, target::restartsBetween);
         for (int i = 0; i < all.size() && !cancelled; i++) {
@@ -94,7 +114,7 @@ public final class BenchRunner {
             out.printf("%s %s | %s elapsed, ETA %s%n", step, summary(result), Eta.format(eta.elapsed()),
                     Eta.format(eta.remaining()));
         }
-        return done;
+        return finished();
     }
 
     /** @return the cells in the order they run: all of them once per fork */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.model.Cell;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BenchRunnerTest {
 
@@ -96,9 +98,57 @@ class BenchRunnerTest {
     void forksRunTheCellsInRoundsEachAfterAFreshStartAndKeepEveryForksRepetitions(@TempDir Path raw)
             throws InterruptedException {
         List<String> events = new ArrayList<>();
-        Target target = new Target() {
+        Target target = fakeTarget(events, cell -> false);
+        LoadDriver steady = steadyDriver();
+        List<CellResult> appended = new ArrayList<>();
+        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
+                2, 20);
+        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
+                null, 1, 2, 20);
+        List<CellResult> results = new BenchRunner(target, steady, null, raw, System.out, appended::add, 3)
+                .run(List.of(ten, twenty));
+
+        assertThat(events).containsExactly("prepare 10", "prepare 20", "restart", "prepare 10", "prepare 20",
+                "restart", "prepare 10", "prepare 20");
+        assertThat(appended).hasSize(6).allMatch(r -> r.forks() == 1 && r.repetitions().size() == 2);
+        assertThat(results).hasSize(2);
+        assertThat(results.getFirst().cell()).isEqualTo(ten);
+        assertThat(results.getFirst().forks()).isEqualTo(3);
+        assertThat(results.getFirst().repetitions()).extracting(Repetition::fork).containsExactly(1, 1, 2, 2, 3, 3);
+        assertThat(results.getFirst().samples(r -> r.run().throughput())).hasSize(3);
+        assertThat(results.getFirst().warmupSettled()).isTrue();
+    }
+
+    /** A Ctrl-C that stops a service while it starts ends the run as a cancel; an error keeps the cells before it. */
+    @Test
+    void aFailedStartKeepsTheCellsFinishedBeforeAndACancelIsNotAFailure(@TempDir Path raw) throws InterruptedException {
+        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
+                2, 20);
+        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
+                null, 1, 2, 20);
+        BenchRunner failing = new BenchRunner(fakeTarget(new ArrayList<>(), cell -> cell.concurrency() == 20),
+                steadyDriver(), null, raw, System.out, r -> { }, 1);
+        assertThatThrownBy(() -> failing.run(List.of(ten, twenty))).hasMessageContaining("stopped while");
+        assertThat(failing.finished()).extracting(CellResult::cell).containsExactly(ten);
+
+        BenchRunner[] cancelled = new BenchRunner[1];
+        cancelled[0] = new BenchRunner(fakeTarget(new ArrayList<>(), cell -> {
+            if (cell.concurrency() == 20) {
+                cancelled[0].cancel();   // the shutdown hook, as main-service's start is cut short
+            }
+            return cell.concurrency() == 20;
+        }), steadyDriver(), null, raw, System.out, r -> { }, 1);
+        assertThat(cancelled[0].run(List.of(ten, twenty))).extracting(CellResult::cell).containsExactly(ten);
+    }
+
+    /** Prepares every cell as a 2-core virtual deployment, logged in {@code events}; throws where {@code fails}. */
+    private static Target fakeTarget(List<String> events, Predicate<Cell> fails) {
+        return new Target() {
             @Override
             public Deployment prepare(Cell cell) {
+                if (fails.test(cell)) {
+                    throw new IllegalStateException("stopped while main-service was starting");
+                }
                 events.add("prepare " + cell.concurrency());
                 return new Deployment("virtual", true, 200, 500, 500, 1, 2, 200);
             }
@@ -132,7 +182,11 @@ class BenchRunnerTest {
             public void close() {
             }
         };
-        LoadDriver steady = new LoadDriver("fake", "", ".out") {
+    }
+
+    /** Every run: all requests answered 2xx in 1 s. */
+    private static LoadDriver steadyDriver() {
+        return new LoadDriver("fake", "", ".out") {
             @Override
             public List<String> command(Load load, Path base) {
                 return List.of("fake");
@@ -148,22 +202,5 @@ class BenchRunnerTest {
                 return new DriverRun(load.concurrency(), 400, 400, new TreeMap<>(), 1, new Histogram(3));
             }
         };
-        List<CellResult> appended = new ArrayList<>();
-        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
-                2, 20);
-        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
-                null, 1, 2, 20);
-        List<CellResult> results = new BenchRunner(target, steady, null, raw, System.out, appended::add, 3)
-                .run(List.of(ten, twenty));
-
-        assertThat(events).containsExactly("prepare 10", "prepare 20", "restart", "prepare 10", "prepare 20",
-                "restart", "prepare 10", "prepare 20");
-        assertThat(appended).hasSize(6).allMatch(r -> r.forks() == 1 && r.repetitions().size() == 2);
-        assertThat(results).hasSize(2);
-        assertThat(results.getFirst().cell()).isEqualTo(ten);
-        assertThat(results.getFirst().forks()).isEqualTo(3);
-        assertThat(results.getFirst().repetitions()).extracting(Repetition::fork).containsExactly(1, 1, 2, 2, 3, 3);
-        assertThat(results.getFirst().samples(r -> r.run().throughput())).hasSize(3);
-        assertThat(results.getFirst().warmupSettled()).isTrue();
     }
 }
