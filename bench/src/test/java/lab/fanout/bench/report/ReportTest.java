@@ -54,15 +54,9 @@ class ReportTest {
     void memorySnapshotsGiveAColumnAndTheSlopePerRequestInFlight() {
         // heap after GC grows 50 KiB and committed stacks 10 KiB per client, from a fixed 100 MiB and 2 MiB
         List<CellResult> cells = List.of(100, 1000).stream().map(c -> {
-            CellResult r = result(c, 100, 480, 500);
-            Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null,
-                    1000, null, 3, 3, 20);
             Memory memory = new Memory(300.0 + c, 40.0 + c, new Memory.Snapshot(100 + c * 50 / 1024.0, c,
                     2 + c * 10 / 1024.0, (double) c));
-            return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), r.repetitions().stream()
-                    .map(p -> new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null,
-                            0.5, 4, null, memory), 97.0, null, Map.<String, Double>of())).toList(),
-                    r.heapAfterBytes(), r.command());
+            return footprint(c, List.of(Map.entry(1, memory), Map.entry(1, memory), Map.entry(1, memory)));
         }).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
         assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) · live virtual threads |")
@@ -83,22 +77,24 @@ class ReportTest {
     @Test
     void theSlopeIsOnePerForkAndTheirMedianWithAnInterval() {
         // forks 1, 2, 3 grow 40, 70 and 55 KiB per client (heap after GC; no stacks), from 100 MiB
-        List<CellResult> cells = List.of(100, 1000).stream().map(c -> {
-            CellResult r = result(c, 100, 480, 500);
-            Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null,
-                    1000, null, 3, 3, 20);
-            return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), List.of(40, 70, 55).stream()
-                    .map(kib -> {
-                        Repetition p = r.repetitions().getFirst();
-                        Memory memory = new Memory(null, null, new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null));
-                        return new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null,
-                                0.5, 4, null, memory), 97.0, null, Map.<String, Double>of(), kib == 40 ? 1
-                                : kib == 70 ? 2 : 3, true);
-                    }).toList(), r.heapAfterBytes(), r.command());
-        }).toList();
+        List<CellResult> cells = List.of(100, 1000).stream().map(c -> footprint(c, List.of(40, 70, 55).stream()
+                .map(kib -> Map.entry(kib == 40 ? 1 : kib == 70 ? 2 : 3, new Memory(null, null,
+                        new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null)))).toList())).toList();
         assertThat(ResultsMarkdown.render("t", List.of(), cells, Map.of(), false))
                 .contains("- virtualThreadPerTask / virtual: 55.0 (40.0–70.0 · 75 %) KiB per request in flight"
                         + " (2 concurrencies, 3 forks)");
+    }
+
+    /** A footprint cell at {@code c} clients: one repetition per entry, in that fork, with that memory. */
+    private static CellResult footprint(int c, List<Map.Entry<Integer, Memory>> forkAndMemory) {
+        CellResult r = result(c, 100, 480, 500);
+        Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null, 1000,
+                null, 3, 3, 20);
+        Repetition p = r.repetitions().getFirst();
+        List<Repetition> reps = forkAndMemory.stream().map(e -> new Repetition(p.index(), p.load(), p.run(),
+                new ServerFigures(40.0, 12.0, null, null, 0.5, 4, null, e.getValue()), 97.0, null,
+                Map.<String, Double>of(), e.getKey(), true)).toList();
+        return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), reps, r.heapAfterBytes(), r.command());
     }
 
     /** Issue 23, item 5: cells that ask for pinning show Micrometer's pinned count, in all and per request. */
