@@ -3,8 +3,6 @@ package lab.fanout.bench.model;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One point of the matrix, measured {@code repetitions} times after a warm-up. A null knob means the service's default.
@@ -53,12 +51,9 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
                 requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
-    private static final Pattern CPU_MS = Pattern.compile("(?:^|&)cpuMs=(\\d+)(?:&|$)");
-
     /** @return the CPU ms per request the query asks main-service to spend ({@code cpuMs}), 0 when none */
     public int cpuMs() {
-        Matcher m = CPU_MS.matcher(query);
-        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        return Integer.parseInt(Tail.params(query).getOrDefault("cpuMs", "0"));
     }
 
     /** @return the tail the query asks for, if any */

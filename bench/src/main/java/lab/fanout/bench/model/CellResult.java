@@ -177,7 +177,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
 
     /** @return the mid-run snapshot's heap after GC + committed stacks, MiB, median of the repetitions, or null */
     public Double liveMiB() {
-        return median(Memory::liveMiB);
+        return median(r -> Memory.snapshot(r, Memory.Snapshot::liveMiB));
     }
 
     /** @return {@code role}'s CPU ms per answered request over all repetitions (Σ CPU ÷ Σ answers), or null */

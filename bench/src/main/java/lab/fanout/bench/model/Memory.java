@@ -2,6 +2,7 @@ package lab.fanout.bench.model;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * main-service's memory during one measured run, read from outside its JVM ({@code metrics.Footprint}); null = not
@@ -42,15 +43,15 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
         return series.stream().flatMap(r -> r.repetitions().stream()).map(Repetition::fork).distinct().sorted()
                 .map(fork -> slopeKiB(series.stream().map(r -> {
                     Double live = Stats.median(r.repetitions().stream().filter(p -> p.fork() == fork)
-                            .map(Memory::liveMiB).toList());
+                            .map(p -> snapshot(p, Snapshot::liveMiB)).toList());
                     return live == null ? null : new double[] {r.cell().concurrency(), live};
                 }).filter(Objects::nonNull).toList())).filter(Objects::nonNull).toList();
     }
 
-    /** @return a repetition's heap after GC + committed stacks, MiB, or null without a snapshot */
-    public static Double liveMiB(Repetition r) {
+    /** @return a figure of a repetition's mid-run snapshot (MiB, or a count), or null without a snapshot */
+    public static Double snapshot(Repetition r, Function<Snapshot, Double> figure) {
         Snapshot s = r.server().memory().snapshot();
-        return s == null ? null : s.liveMiB();
+        return s == null ? null : figure.apply(s);
     }
 
     /**

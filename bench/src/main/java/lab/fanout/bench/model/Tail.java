@@ -18,10 +18,15 @@ import java.util.stream.Collectors;
  */
 public record Tail(int width, double tailRate, int tailMs, int calls, String hedge) {
 
+    /** @return a query's parameters, e.g. {@code width=3&cpuMs=5} → {width=3, cpuMs=5}; the last of a repeated one */
+    static Map<String, String> params(String query) {
+        return Arrays.stream(query.split("&")).map(kv -> kv.split("=", 2)).filter(kv -> kv.length == 2)
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b));
+    }
+
     /** @return the tail of a query such as {@code width=3&tailRate=0.01&tailMs=1000}; empty without a tailRate */
     public static Optional<Tail> of(String query) {
-        Map<String, String> p = Arrays.stream(query.split("&")).map(kv -> kv.split("=", 2)).filter(kv -> kv.length == 2)
-                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b));
+        Map<String, String> p = params(query);
         if (!p.containsKey("tailRate") || !p.containsKey("tailMs")) {
             return Optional.empty();
         }

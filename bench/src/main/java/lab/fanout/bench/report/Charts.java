@@ -321,8 +321,7 @@ public final class Charts {
 
     /** @return a figure of main-service's mid-run memory snapshot, MiB: median and interval over the samples */
     private static Function<CellResult, Stats.Estimate> snapshot(Function<Memory.Snapshot, Double> figure) {
-        return r -> r.estimate(p -> p.server().memory().snapshot() == null ? null
-                : figure.apply(p.server().memory().snapshot()));
+        return r -> r.estimate(p -> Memory.snapshot(p, figure));
     }
 
     /** @return a figure that has no interval (a bound, a share over all requests) as an estimate without one */

@@ -171,8 +171,7 @@ public final class ResultsMarkdown {
     }
 
     private static String snapshot(CellResult r, Function<Memory.Snapshot, Double> figure, int decimals) {
-        return est(r, p -> p.server().memory().snapshot() == null ? null
-                : figure.apply(p.server().memory().snapshot()), decimals);
+        return est(r, p -> Memory.snapshot(p, figure), decimals);
     }
 
     /** @return a repetition figure's median and interval in the row's compact form (the coverage in Req./Sec.) */
