@@ -65,6 +65,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 9 min)",
                 "  ./lab bench --preset tail        (fan-out width, a 1 s tail and hedged requests: about 23 min)",
                 "  ./lab bench --preset footprint --forks 3   (memory per request in flight, 100 to 10,000)",
+                "  ./lab bench --preset footprint --forks 2 --profile platform   (one profile's half of it)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
                 "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
                 "  ./lab bench --preset database    (orders-service on PostgreSQL, JDBC pool 5/20/100: about 20 min)",
@@ -107,6 +108,11 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--repetitions", paramLabel = "N",
             description = "measured runs per cell, overriding the matrix (3 or more for a min-max)")
     Integer repetitions;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "only the cells of this request-thread profile:"
+            + " ${COMPLETION-CANDIDATES} (default: every profile the matrix lists), e.g. to run a long preset's halves"
+            + " in two sittings")
+    KnobOptions.Profile profile;
 
     @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
             description = "fresh starts of the services per cell, each warmed up to its own plateau (JMH's forks):"
@@ -193,6 +199,10 @@ public final class Bench implements Callable<Integer> {
         if (forks > 1 && baseUrl != null) {
             throw bad("--forks starts the services afresh per fork, which the harness cannot do to an existing"
                     + " deployment (--base-url): run it without --base-url");
+        }
+        if (profile != null && baseUrl != null) {
+            throw bad("--profile picks the cells whose services the harness starts; an existing deployment (--base-url)"
+                    + " runs the profile it was started with, and its cells are that profile's");
         }
         if (aot && baseUrl != null) {
             throw bad("--aot applies to the services the harness starts, not to an existing deployment (--base-url)");
@@ -357,7 +367,7 @@ public final class Bench implements Callable<Integer> {
     /** {@code --preset faults}: scenarios, not cells (lab.fanout.bench.faults.FaultsPreset), on services it starts. */
     private int faults(Workspace ws) {
         if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || !mainProperties.isEmpty()
-                || forks != 1) {
+                || forks != 1 || profile != null) {
             throw bad("--preset faults takes only --out and --dry-run: it starts its own services with a 2 s deadline");
         }
         if (dryRun) {
@@ -399,12 +409,26 @@ public final class Bench implements Callable<Integer> {
             if (repetitions != null && repetitions < 1) {
                 throw bad("--repetitions must be >= 1");
             }
+            if (profile != null) {
+                blocks = onlyProfile(blocks, profile.name());
+            }
             blocks = blocks.stream().map(b -> rate != null ? b.withRates(List.of(rate)) : b)
                     .map(b -> repetitions != null ? b.withRepetitions(repetitions) : b).map(Block::validated).toList();
             return new Matrix(m.name(), blocks, m.mainProperties());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
+    }
+
+    /** @return the blocks that list {@code profile}, with only that profile; an error when none does */
+    private List<Block> onlyProfile(List<Block> blocks, String profile) {
+        List<Block> kept = blocks.stream().filter(b -> b.profiles() != null && b.profiles().contains(profile))
+                .map(b -> b.withProfiles(List.of(profile))).toList();
+        if (kept.isEmpty()) {
+            throw bad("--profile " + profile + ": no block of this matrix runs it (they run "
+                    + blocks.stream().map(Block::profiles).distinct().toList() + ")");
+        }
+        return kept;
     }
 
     private static String timestamp() {

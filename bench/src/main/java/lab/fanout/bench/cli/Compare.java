@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
                 + " %%, the p-value of the Mann-Whitney U test, and ~ where the difference is not significant at"
                 + " α = 0.05 or the samples (repetitions) are too few to tell.",
                 "A result compared with itself shows only ~. With --forks, the samples are the forks' medians; a cell"
-                        + " whose warm-up hit its cap gets no verdict."},
+                        + " whose warm-up hit its cap, or whose main-service spent under 80 %% of its cpuMs, gets no"
+                        + " verdict."},
         footer = {"", "Examples:", "  ./lab compare docs/results/quick-a results/20261125-120000",
                 "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)"})
 final class Compare implements Callable<Integer> {

@@ -107,6 +107,11 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         return copy(profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, rates, repetitions);
     }
 
+    /** @return this block for only these request-thread profiles ({@code ./lab bench --profile}) */
+    public Block withProfiles(List<String> only) {
+        return copy(only, tomcatThreads, poolSizes, dbPools, jvmOptions, ratesPerSecond, repetitions);
+    }
+
     public Block withRepetitions(int n) {
         return copy(profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, ratesPerSecond, n);
     }

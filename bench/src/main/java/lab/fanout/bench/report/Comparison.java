@@ -26,8 +26,9 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * Mann-Whitney U rank test (commons-statistics-inference), and "~" where the difference is not significant at
  * α = 0.05, or where the samples are too few for any difference to be (two-sided, exact, no ties: the smallest
  * p-value of n and m samples is 2 ÷ C(n + m, n), so 3 against 3 never goes below 0.1 and 4 against 4 is needed).
- * A cell whose warm-up ended on its time cap gets no verdict. {@link #renderBy} compares within one result instead:
- * each strategy against the first one, cell by cell.
+ * A cell whose warm-up ended on its time cap, or whose main-service spent under 80 % of its {@code cpuMs}
+ * ({@code cpu_spent} false: it did not measure the work it names), gets no verdict. {@link #renderBy} compares
+ * within one result instead: each strategy against the first one, cell by cell.
  */
 public final class Comparison {
 
@@ -41,8 +42,11 @@ public final class Comparison {
     private static final String HEADER = "| cell | figure | A: median (CI · its confidence), n | B: median (CI · its"
             + " confidence), n | change | p (Mann-Whitney U) |\n|:---|:---|---:|---:|---:|---:|\n";
 
-    /** A cell's samples per figure column, and whether every warm-up before them settled. */
-    record Samples(Map<String, List<Double>> figures, boolean settled) {
+    /**
+     * A cell's samples per figure column, and why it gets no verdict: {@code null} when every warm-up settled and
+     * main-service spent the CPU the query asks for.
+     */
+    record Samples(Map<String, List<Double>> figures, String unfit) {
     }
 
     private Comparison() {
@@ -96,10 +100,11 @@ public final class Comparison {
 
     private static void rows(StringBuilder md, String cell, Samples a, Samples b) {
         for (String figure : List.of("throughput_req_per_s", "p99_ms")) {
-            md.append(a.settled() && b.settled() ? row(cell, FIGURES.get(figure), a.figures().get(figure),
-                    b.figures().get(figure)) : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ warm-up capped | no"
-                    + " verdict |%n", cell, FIGURES.get(figure), summary(a.figures().get(figure)),
-                    summary(b.figures().get(figure))));
+            String unfit = a.unfit() != null ? a.unfit() : b.unfit();
+            md.append(unfit == null ? row(cell, FIGURES.get(figure), a.figures().get(figure), b.figures().get(figure))
+                    : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ %s | no verdict |%n", cell,
+                            FIGURES.get(figure), summary(a.figures().get(figure)), summary(b.figures().get(figure)),
+                            unfit));
         }
     }
 
@@ -183,9 +188,13 @@ public final class Comparison {
         FIGURES.keySet().forEach(f -> figures.put(f, forks.size() > 1
                 ? forks.values().stream().map(fork -> Stats.median(values(fork, f))).filter(v -> v != null).toList()
                 : values(rows, f)));
-        boolean settled = rows.stream().noneMatch(r -> r.isMapped("warmup_settled")
-                && r.get("warmup_settled").equals("false"));
-        return new Samples(figures, settled);
+        return new Samples(figures, anyFalse(rows, "warmup_settled") ? "warm-up capped"
+                : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : null);
+    }
+
+    /** @return true when the column exists (older results lack the newer ones) and a row reads false */
+    private static boolean anyFalse(List<CSVRecord> rows, String column) {
+        return rows.stream().anyMatch(r -> r.isMapped(column) && r.get(column).equals("false"));
     }
 
     /** @return the column's numbers; an absent figure (an empty field) is no sample, not a 0 */

@@ -124,6 +124,8 @@ public final class ResultsCsv {
         col("thread_stacks_reserved_mib", r -> snapshot(r, Memory.Snapshot::stackReservedMiB));
         col("live_virtual_threads", r -> snapshot(r, Memory.Snapshot::virtualThreads));
         col("virtual_threads_pinned", r -> r.rep.server().pinned());
+        // false: main-service spent under 80 % of the query's cpuMs (CellResult.cpuSpent); ./lab compare skips it
+        col("cpu_spent", r -> r.cell.cpuSpent());
     }
 
     public static List<String> header() {

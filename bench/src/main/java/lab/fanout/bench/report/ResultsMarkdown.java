@@ -237,7 +237,7 @@ public final class ResultsMarkdown {
               95 % needs 6 samples; with fewer the interval is min–max and its coverage lower (3: 75 %, 5: 94 %).
               ⚠ warm-up capped: a warm-up ended on its time cap before main-service settled; no verdict rests on it.
               ⚠ CPU under cpuMs: main-service spent under 80 % of the CPU ms per request the query asks for (its
-              calibration missed): the cell did not measure the CPU-bound work it names.
+              calibration missed): the cell did not measure the CPU-bound work it names; no verdict rests on it.
             - **Every other figure** (latency, time, peaks, CPU, memory, machine CPU; not the bounds, which are
               ceilings, nor Errors, a count over all repetitions; the slow share has its own interval) is printed the
               same way in short, median (low–high): the same samples, so the coverage in its row's Req./Sec.; a figure

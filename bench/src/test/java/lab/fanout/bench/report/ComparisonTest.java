@@ -75,6 +75,22 @@ class ComparisonTest {
     }
 
     @Test
+    void aCellThatSpentTooLittleCpuGetsNoVerdict(@TempDir Path dir) throws IOException {
+        // the same shift as above, but one row of B says main-service spent under 80 % of the query's cpuMs
+        StringBuilder a = new StringBuilder(FORK_HEADER.replace("\n", ",cpu_spent\n"));
+        StringBuilder b = new StringBuilder(a);
+        for (int fork = 1; fork <= 4; fork++) {
+            a.append(forkRow("scopeFork", 100 + fork, fork, true).replace("\n", ",true\n"));
+            b.append(forkRow("scopeFork", 110 + fork, fork, true).replace("\n", fork == 2 ? ",false\n" : ",true\n"));
+        }
+        String md = Comparison.render(Files.writeString(dir.resolve("a.csv"), a),
+                Files.writeString(dir.resolve("b.csv"), b));
+        assertThat(md).contains("| ⚠ CPU under cpuMs | no verdict |").doesNotContain("+9.").doesNotContain("| ~ |");
+        assertThat(Comparison.render(dir.resolve("a.csv"), Files.writeString(dir.resolve("c.csv"),
+                b.toString().replace(",false\n", ",true\n")))).contains("| +9.8 % | 0.029 |");
+    }
+
+    @Test
     void byStrategyComparesEachStrategyWithTheFirstWithinOneResult(@TempDir Path dir) throws IOException {
         StringBuilder csv = new StringBuilder(FORK_HEADER);
         for (int rep = 0; rep < 6; rep++) {
