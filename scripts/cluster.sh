@@ -86,7 +86,9 @@ case ${1:-} in
       echo "lab: SKIPPED the real-cluster checks: missing $(missing_tools | paste -sd, - | sed 's/,/, /g'); install: $(install_hint)"
       exit 0
     fi
-    if ip netns list | grep -qw "$ns"; then   # never take down a cluster this run did not start
+    # never take down a cluster this run did not start; a namespace without a process is no cluster (node.sh start
+    # removes such a leftover and says so)
+    if [[ $(scripts/cluster/node.sh status) == up ]]; then
       echo "lab: a cluster is up (network namespace $ns): ./lab cluster check tests it; ./lab cluster down, then ./lab test" >&2
       exit 1
     fi

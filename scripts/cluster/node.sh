@@ -5,6 +5,8 @@
 #                                   (a default StorageClass and one local PersistentVolume); waits for a Ready node
 #   scripts/cluster/node.sh stop    deletes the pods, stops every process it started (by pid), unmounts what the
 #                                   kubelet and containerd mounted, deletes the namespace and the state
+#   scripts/cluster/node.sh status  up (a process runs in the namespace), leftover (the namespace without a
+#                                   process: a teardown cut short, e.g. a machine stopped mid-`down`) or none
 #   scripts/cluster/node.sh env     prints the variables the other cluster scripts use (sourced)
 # The flags follow Kubernetes' own hack/local-up-cluster.sh (module k8s.io/kubernetes), with openssl instead of
 # cfssl and the settings this kind of machine needs: containerd restrict_oom_score_adj, kubelet cgroupfs driver.
@@ -239,11 +241,21 @@ spec:
 YAML
 }
 
+# status: up, leftover or none (see the header); a leftover holds no process, so removing it stops nothing
+status() {
+  [[ $(id -u) == 0 ]] || { echo "cluster: status needs root (ip netns pids): run as root or with sudo" >&2; exit 1; }
+  ip netns list | grep -qw "$ns" || { echo none; return; }
+  if [[ -n $(ip netns pids "$ns") ]]; then echo up; else echo leftover; fi
+}
+
 start() {
   [[ $(id -u) == 0 ]] || { echo "cluster: needs root (network namespace, containerd, kubelet): run as root or with sudo" >&2; exit 1; }
-  if ip netns list | grep -qw "$ns"; then
-    echo "cluster: namespace $ns exists: the cluster is up (./lab cluster down first to start anew)" >&2; exit 1
-  fi
+  case $(status) in
+    up) echo "cluster: namespace $ns has processes in it: the cluster is up (./lab cluster down first to start anew)" >&2
+        exit 1 ;;
+    leftover) echo "cluster: namespace $ns is left without a process (a teardown cut short): removing it first"
+              stop ;;
+  esac
   rm -rf "$state"
   mkdir -p "$state/logs" "$state/pids"
   echo "cluster: state in $state, logs in $state/logs"
@@ -304,6 +316,7 @@ stop() {
 case ${1:-} in
   start) start ;;
   stop) stop ;;
+  status) status ;;
   env) printf 'ns=%q state=%q node=%q node_ip=%q kubeconfig=%q\n' "$ns" "$state" "$node" "$node_ip" "$kubeconfig" ;;
-  *) echo "usage: $0 start|stop|env" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
 esac
