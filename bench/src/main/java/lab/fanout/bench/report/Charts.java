@@ -4,6 +4,7 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.font.FontRenderContext;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,6 +45,8 @@ public final class Charts {
 
     static final int WIDTH = 1000;
     static final int HEIGHT = 560;
+    /** The widest y axis, px, labels and title ({@link #fitTitle}). */
+    private static final int Y_AXIS = 100;
     /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
     public static final String OPEN_VS_CLOSED = "open-vs-closed";
     private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
@@ -169,8 +172,8 @@ public final class Charts {
             charts.put(block + "-efficiency", xy(block + ": efficiency = measured ÷ bound (" + ERROR_BARS + ")", "%",
                     false, cells, Charts::efficiency, null));
             if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
-                charts.put(block + "-memory", xy(block + ": heap after GC + committed thread stacks (solid) and"
-                        + " reserved stacks (dashed), MiB, medians (" + ERROR_BARS + ")", "MiB (log scale)", true,
+                charts.put(block + "-memory", xy(block + ": heap after GC + committed stacks (solid), reserved stacks"
+                        + " (dashed); medians (" + ERROR_BARS + ")", "MiB (log scale)", true,
                         cells, snapshot(Memory.Snapshot::liveMiB), snapshot(Memory.Snapshot::stackReservedMiB)));
             }
         } else {
@@ -201,16 +204,19 @@ public final class Charts {
     private static XYChart xy(String title, String unit, boolean logY, List<CellResult> cells,
                               Function<CellResult, Stats.Estimate> solid, Function<CellResult, Stats.Estimate> dashed) {
         XYChart chart = xyChart(title, "concurrency (clients, log scale)", unit);
-        chart.getStyler().setXAxisLogarithmic(true).setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
-                .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        chart.getStyler().setXAxisLogarithmic(true).setXAxisDecimalPattern("#,##0").setYAxisLogarithmic(logY)
+                .setYAxisLogarithmicDecadeOnly(false).setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        Color[] colours = chart.getStyler().getSeriesColors();
         cells.stream().collect(Collectors.groupingBy(r -> series(r, cells), LinkedHashMap::new, Collectors.toList()))
                 .forEach((key, rows) -> {
                     double[] x = rows.stream().mapToDouble(r -> r.cell().concurrency()).toArray();
-                    series(chart, key, x, rows, solid, logY);
+                    // the dashed line has no legend entry of its own: its solid line's colour names it
+                    Color colour = colours[chart.getSeriesMap().size() / (dashed == null ? 1 : 2) % colours.length];
+                    colour(series(chart, key, x, rows, solid, logY), colour);
                     if (dashed != null) {
-                        XYSeries bound = series(chart, key + " (dashed)", x, rows, dashed, logY);
-                        bound.setLineStyle(DASHED);
-                        bound.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
+                        XYSeries line = colour(series(chart, key + " (dashed)", x, rows, dashed, logY), colour);
+                        line.setLineStyle(DASHED);
+                        line.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
                     }
                 });
         return chart;
@@ -222,8 +228,8 @@ public final class Charts {
      */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
                                       List<Map.Entry<String, Function<CellResult, Stats.Estimate>>> figures) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(title).yAxisTitle(unit).build();
+        CategoryChart chart = fitTitle(new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(title).yAxisTitle(unit).build());
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(20);
@@ -266,6 +272,24 @@ public final class Charts {
                 .title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal);
+        return fitTitle(chart);
+    }
+
+    /**
+     * XChart writes the title on one line centred over the plot, right of the y axis, and cuts what does not fit:
+     * shrink the title's font (down to 8 pt) until it fits in the chart's width less the y axis (at most
+     * {@link #Y_AXIS} px: a label such as "10,000" and the axis title) and the paddings.
+     */
+    private static <C extends Chart<?, ?>> C fitTitle(C chart) {
+        Styler styler = chart.getStyler();
+        Font font = styler.getChartTitleFont();
+        // integer glyph advances, as XChart draws them (fractional metrics off): wider than the fractional ones
+        FontRenderContext context = new FontRenderContext(null, true, false);
+        double room = chart.getWidth() - Y_AXIS - 2.0 * (styler.getChartPadding() + styler.getChartTitlePadding());
+        while (font.getSize2D() > 8 && font.getStringBounds(chart.getTitle(), context).getWidth() > room) {
+            font = font.deriveFont(font.getSize2D() - 0.5f);
+        }
+        styler.setChartTitleFont(font);
         return chart;
     }
 

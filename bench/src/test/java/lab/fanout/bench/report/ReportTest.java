@@ -86,7 +86,7 @@ class ReportTest {
     }
 
     /** A footprint cell at {@code c} clients: one repetition per entry, in that fork, with that memory. */
-    private static CellResult footprint(int c, List<Map.Entry<Integer, Memory>> forkAndMemory) {
+    static CellResult footprint(int c, List<Map.Entry<Integer, Memory>> forkAndMemory) {
         CellResult r = result(c, 100, 480, 500);
         Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null, 1000,
                 null, 3, 3, 20);
