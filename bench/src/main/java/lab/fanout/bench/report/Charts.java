@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,8 +46,10 @@ public final class Charts {
 
     static final int WIDTH = 1000;
     static final int HEIGHT = 560;
-    /** The widest y axis, px, labels and title ({@link #fitTitle}). */
+    /** The widest y axis, px, labels and title ({@link #fit}). */
     private static final int Y_AXIS = 100;
+    /** A legend entry's width besides its label, px: its line and marker, and the paddings ({@link #fit}). */
+    private static final int LEGEND_ENTRY = 50;
     /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
     public static final String OPEN_VS_CLOSED = "open-vs-closed";
     private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
@@ -151,7 +154,7 @@ public final class Charts {
         colour(throughput.addSeries("offered", range, range.clone()), Color.GRAY).setMarker(SeriesMarkers.NONE)
                 .setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                         new float[] {2f, 3f}, 0f));
-        return Optional.of(List.of(latency, throughput));
+        return Optional.of(List.of(fit(latency), fit(throughput)));
     }
 
     /** @return a cell's offered load, req/s: its rate (open), or c ÷ ideal latency (closed, Little's law) */
@@ -219,7 +222,7 @@ public final class Charts {
                         line.setMarker(SeriesMarkers.NONE).setShowInLegend(false);
                     }
                 });
-        return chart;
+        return fit(chart);
     }
 
     /**
@@ -228,8 +231,8 @@ public final class Charts {
      */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
                                       List<Map.Entry<String, Function<CellResult, Stats.Estimate>>> figures) {
-        CategoryChart chart = fitTitle(new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(title).yAxisTitle(unit).build());
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(title).yAxisTitle(unit).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(20);
@@ -257,7 +260,7 @@ public final class Charts {
                 chart.addSeries(f.getKey(), categories, ys, errors);
             }
         });
-        return chart;
+        return fit(chart);
     }
 
     /** @return a line through the medians of {@code rows}' figure, with error bars ({@link #error}) */
@@ -272,20 +275,29 @@ public final class Charts {
                 .title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal);
-        return fitTitle(chart);
+        return chart;
     }
 
     /**
-     * XChart writes the title on one line centred over the plot, right of the y axis, and cuts what does not fit:
-     * shrink the title's font (down to 8 pt) until it fits in the chart's width less the y axis (at most
-     * {@link #Y_AXIS} px: a label such as "10,000" and the axis title) and the paddings.
+     * XChart writes the title on one line centred over the plot, and a horizontal legend on one line, and cuts what
+     * does not fit (6 strategy / profile pairs do not). A legend too wide goes right of the plot, an entry a line;
+     * then the title's font shrinks (down to 8 pt) until it fits either side of the plot's centre.
      */
-    private static <C extends Chart<?, ?>> C fitTitle(C chart) {
+    private static <C extends Chart<?, ?>> C fit(C chart) {
         Styler styler = chart.getStyler();
-        Font font = styler.getChartTitleFont();
         // integer glyph advances, as XChart draws them (fractional metrics off): wider than the fractional ones
         FontRenderContext context = new FontRenderContext(null, true, false);
-        double room = chart.getWidth() - Y_AXIS - 2.0 * (styler.getChartPadding() + styler.getChartTitlePadding());
+        double[] entries = chart instanceof XYChart xy ? xy.getSeriesMap().values().stream()
+                .filter(XYSeries::isShowInLegend).mapToDouble(s -> LEGEND_ENTRY + styler.getLegendFont()
+                        .getStringBounds(s.getName(), context).getWidth()).toArray() : new double[0];
+        double padded = chart.getWidth() - 2.0 * (styler.getChartPadding() + styler.getChartTitlePadding());
+        // the plot spans from the y axis (Y_AXIS px at most, Y_AXIS / 2 at least) to the right edge or the legend
+        double room = padded - Y_AXIS;
+        if (Arrays.stream(entries).sum() > padded) {
+            styler.setLegendPosition(Styler.LegendPosition.OutsideE).setLegendLayout(Styler.LegendLayout.Vertical);
+            room = padded + Y_AXIS / 2.0 - Arrays.stream(entries).max().orElse(0) - LEGEND_ENTRY;
+        }
+        Font font = styler.getChartTitleFont();
         while (font.getSize2D() > 8 && font.getStringBounds(chart.getTitle(), context).getWidth() > room) {
             font = font.deriveFont(font.getSize2D() - 0.5f);
         }

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Strategy;
 import org.junit.jupiter.api.Test;
@@ -29,11 +30,22 @@ class ChartsTest {
         // the longest block name a preset has; its memory title was cut at both ends (docs/results of issue 23)
         Charts.initialize();
         Charts.charts("footprint-threads", FOOTPRINT).forEach((name, chart) -> {
-            int[] ink = titleInk(BitmapEncoder.getBufferedImage(chart));
+            int[] ink = ink(BitmapEncoder.getBufferedImage(chart), 0, 24);
             assertThat(ink).as("%s: leftmost and rightmost dark pixel of the title", name)
                     .satisfies(x -> assertThat(x[0]).isGreaterThan(3))
                     .satisfies(x -> assertThat(x[1]).isLessThan(Charts.WIDTH - 4));
         });
+    }
+
+    @Test
+    void sixStrategyAndProfileLinesKeepEveryLegendEntryInsideThePng() {
+        // the scale preset's chart: three strategies in both profiles; its one-line legend ran off both sides
+        List<CellResult> both = FOOTPRINT.stream().flatMap(r -> List.of(r, inProfile(r, "platform")).stream()).toList();
+        Charts.initialize();
+        BufferedImage png = BitmapEncoder.getBufferedImage(Charts.charts("scale", both).get("scale-throughput"));
+        assertThat(ink(png, 0, png.getHeight())).as("leftmost and rightmost dark pixel of the whole PNG")
+                .satisfies(x -> assertThat(x[0]).isGreaterThan(3))
+                .satisfies(x -> assertThat(x[1]).isLessThan(Charts.WIDTH - 4));
     }
 
     @Test
@@ -61,11 +73,11 @@ class ChartsTest {
                 .isEqualTo("10,000");
     }
 
-    /** @return the x of the leftmost and the rightmost dark pixel in the title's band (the top 24 rows) */
-    private static int[] titleInk(BufferedImage image) {
+    /** @return the x of the leftmost and the rightmost dark pixel in rows {@code from} to {@code to} (title: 0-24) */
+    private static int[] ink(BufferedImage image, int from, int to) {
         int left = Integer.MAX_VALUE;
         int right = -1;
-        for (int y = 0; y < 24; y++) {
+        for (int y = from; y < to; y++) {
             for (int x = 0; x < image.getWidth(); x++) {
                 Color c = new Color(image.getRGB(x, y));
                 if (c.getRed() + c.getGreen() + c.getBlue() < 3 * 100) {
@@ -74,8 +86,18 @@ class ChartsTest {
                 }
             }
         }
-        assertThat(right).as("the title's band has ink").isNotNegative();
+        assertThat(right).as("ink in rows %d-%d", from, to).isNotNegative();
         return new int[] {left, right};
+    }
+
+    private static CellResult inProfile(CellResult r, String profile) {
+        Cell c = r.cell();
+        Cell cell = new Cell(c.block(), c.strategy(), profile, c.tomcatThreads(), c.poolSize(), List.of(),
+                c.concurrency(), 200, "", null, 1000, null, 3, 3, 20);
+        Deployment d = r.deployment();
+        return new CellResult(r.index(), cell, new Deployment(profile, false, d.tomcatThreads(), d.poolTotal(),
+                d.poolPerRoute(), d.parallelism(), d.cores(), d.latencyMs(), d.jvm(), d.dbPool()), r.littlesLaw(),
+                r.repetitions(), r.heapAfterBytes(), r.command());
     }
 
     private static CellResult footprint(Strategy strategy, int clients) {
