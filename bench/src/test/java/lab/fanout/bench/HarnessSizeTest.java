@@ -34,7 +34,8 @@ class HarnessSizeTest {
     // CPU fell short of its cpuMs, through a cpu_spent column (+41)
     // 8,074 until the charts' titles and legends fit their PNG and a dashed line took its solid line's colour
     // (ChartsTest, +36)
-    static final int LIMIT = 8_110;
+    // 8,110 until ./lab charts: a result's charts drawn anew from its results.csv (ResultsCsv.read, Redraw, +244)
+    static final int LIMIT = 8_354;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -50,6 +50,11 @@ public final class Charts {
     private static final int Y_AXIS = 100;
     /** A legend entry's width besides its label, px: its line and marker, and the paddings ({@link #fit}). */
     private static final int LEGEND_ENTRY = 50;
+    /** Series colours: matplotlib's and Tableau's ten, all legible on white (XChart's own has a pale yellow). */
+    private static final Color[] PALETTE = Arrays.stream(new int[] {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728,
+            0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf}).mapToObj(Color::new).toArray(Color[]::new);
+    /** The kind of chart of a tail's slow share: {@code <block>-slow-share.png}. */
+    public static final String SLOW_SHARE = "slow-share";
     /** File name of the open-vs-closed chart ({@link #openVsClosed}). */
     public static final String OPEN_VS_CLOSED = "open-vs-closed";
     private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
@@ -83,9 +88,20 @@ public final class Charts {
 
     /** @return the file names written into {@code dir} for {@code block} */
     public static List<String> write(Path dir, String block, List<CellResult> cells) {
+        return write(dir, block, cells, List.of());
+    }
+
+    /**
+     * @param leaveOut kinds of chart not to draw, e.g. {@link #SLOW_SHARE}
+     * @return the file names written into {@code dir} for {@code block}, e.g. {@code scale-throughput.png}
+     */
+    public static List<String> write(Path dir, String block, List<CellResult> cells, List<String> leaveOut) {
         System.setProperty("java.awt.headless", "true");
         List<String> files = new ArrayList<>();
         charts(block, cells).forEach((name, chart) -> {
+            if (leaveOut.stream().anyMatch(kind -> name.equals(block + "-" + kind))) {
+                return;
+            }
             try {
                 BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
             } catch (IOException e) {
@@ -142,7 +158,7 @@ public final class Charts {
         for (boolean open : List.of(true, false)) {
             List<CellResult> rows = byModel.get(open);
             String name = open ? "open model (vegeta)" : "closed loop";
-            Color colour = open ? new Color(0x1f77b4) : new Color(0xd62728);
+            Color colour = open ? PALETTE[0] : PALETTE[3];
             double[] xs = rows.stream().mapToDouble(Charts::offered).toArray();
             colour(series(latency, name + " p99", xs, rows, r -> r.latencyEstimate(99), true), colour);
             colour(series(latency, name + " p50", xs, rows, r -> r.latencyEstimate(50), true), colour)
@@ -191,7 +207,7 @@ public final class Charts {
                     false, cells, List.of(Map.entry("efficiency", Charts::efficiency))));
         }
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
-            charts.put(block + "-slow-share", bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
+            charts.put(block + "-" + SLOW_SHARE, bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
                     cells, List.of(
                             Map.entry("measured", r -> exact(r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN))),
                             Map.entry("1 − (1 − p)^N", r -> exact(r.cell().tail().map(t -> 100 * t.expectedSlowShare())
@@ -234,7 +250,7 @@ public final class Charts {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(title).yAxisTitle(unit).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
-                .setLegendLayout(Styler.LegendLayout.Horizontal);
+                .setLegendLayout(Styler.LegendLayout.Horizontal).setSeriesColors(PALETTE);
         chart.getStyler().setXAxisLabelRotation(20);
         chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
@@ -274,7 +290,7 @@ public final class Charts {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                 .title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
-                .setLegendLayout(Styler.LegendLayout.Horizontal);
+                .setLegendLayout(Styler.LegendLayout.Horizontal).setSeriesColors(PALETTE);
         return chart;
     }
 

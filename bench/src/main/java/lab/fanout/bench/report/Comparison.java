@@ -1,9 +1,5 @@
 package lab.fanout.bench.report;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +10,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
-import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
@@ -152,23 +147,8 @@ public final class Comparison {
      *         has several forks of the cell, else one per row (repetition)
      */
     static Map<String, Samples> samples(Path result, Function<CSVRecord, String> key) {
-        Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
-        if (!Files.isRegularFile(csv)) {
-            throw new IllegalArgumentException(csv + " does not exist: give a results folder of ./lab bench (it holds"
-                    + " results.csv) or such a CSV");
-        }
-        Map<String, List<CSVRecord>> cells = new LinkedHashMap<>();
-        try (Reader in = Files.newBufferedReader(csv)) {
-            for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)) {
-                if (!row.isMapped("throughput_req_per_s") || !row.isMapped("p99_ms")) {
-                    throw new IllegalArgumentException(csv + " is not a results.csv of ./lab bench (no "
-                            + "throughput_req_per_s or p99_ms column)");
-                }
-                cells.computeIfAbsent(key.apply(row), k -> new ArrayList<>()).add(row);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
-        }
+        Map<String, List<CSVRecord>> cells = ResultsCsv.rows(result).stream().collect(Collectors.groupingBy(key,
+                LinkedHashMap::new, Collectors.toList()));
         Map<String, Samples> samples = new LinkedHashMap<>();
         cells.forEach((cell, rows) -> samples.put(cell, samples(rows)));
         return samples;

@@ -1,6 +1,7 @@
 package lab.fanout.bench.report;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -10,21 +11,32 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import lab.fanout.bench.model.Bound;
+import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Deployment;
+import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.model.Tail;
+import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
+import org.apache.commons.csv.CSVRecord;
 
 /**
  * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names. Appended
- * cell by cell, so an interrupted run keeps what it finished.
+ * cell by cell, so an interrupted run keeps what it finished; read back by {@code ./lab compare} ({@link #rows}) and
+ * {@code ./lab charts} ({@link #read}).
  */
 public final class ResultsCsv {
 
@@ -157,6 +169,175 @@ public final class ResultsCsv {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
+    }
+
+    /**
+     * @param result a results folder of ./lab bench (holding results.csv) or such a CSV
+     * @return its rows, in file order
+     * @throws IllegalArgumentException when the file is missing or is not a results.csv
+     * @throws UncheckedIOException     when it cannot be read
+     */
+    public static List<CSVRecord> rows(Path result) {
+        Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
+        if (!Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException(csv + " does not exist: give a results folder of ./lab bench (it holds"
+                    + " results.csv) or such a CSV");
+        }
+        try (Reader in = Files.newBufferedReader(csv)) {
+            List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)
+                    .getRecords();
+            if (rows.stream().anyMatch(row -> !row.isMapped("throughput_req_per_s") || !row.isMapped("p99_ms"))) {
+                throw new IllegalArgumentException(csv + " is not a results.csv of ./lab bench (no "
+                        + "throughput_req_per_s or p99_ms column)");
+            }
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a results.csv back into the cells it was written from, as far as it holds them ({@code ./lab charts}):
+     * one CellResult per block and cell, its rows (repetitions, every fork) in file order. A repetition's latency
+     * histogram holds only the percentiles the CSV keeps (p50, p90, p99, p99.9, max), each at its rank among 1,000
+     * values, so that those read back within HdrHistogram's 0.1 %; other percentiles and a tail's slow share are not
+     * there. A role's CPU seconds are its CPU ms per answer × answers. Columns an older CSV lacks read as absent
+     * (fork 1, warm-up settled, no memory); the load's URL is the file's.
+     *
+     * @throws IllegalArgumentException as {@link #rows}, or naming the row whose strategy or number cannot be read
+     */
+    public static List<CellResult> read(Path result) {
+        Map<String, List<CSVRecord>> cells = rows(result).stream().collect(Collectors.groupingBy(
+                r -> r.get("block") + "#" + r.get("cell"), LinkedHashMap::new, Collectors.toList()));
+        return cells.values().stream().map(rows -> cell(result, rows)).toList();
+    }
+
+    private static CellResult cell(Path result, List<CSVRecord> rows) {
+        CSVRecord r = rows.getFirst();
+        try {
+            List<String> options = text(r, "jvm_options").isEmpty() ? List.of()
+                    : List.of(text(r, "jvm_options").split(" "));
+            int threads = integer(r, "tomcat_threads_max");
+            int pool = integer(r, "pool_max_total");
+            int latency = integer(r, "latency_ms");
+            Integer dbPool = whole(r, "db_pool");
+            Deployment deployment = new Deployment(r.get("profile"),
+                    Boolean.parseBoolean(r.get("virtual_request_threads")), threads, pool,
+                    integer(r, "pool_max_per_route"), integer(r, "common_pool_parallelism"), integer(r, "cores"),
+                    latency,
+                    new Deployment.Jvm(whole(r, "carrier_parallelism"), whole(r, "carrier_max_pool_size"), null,
+                            List.of(), null, options), dbPool);
+            Double rate = number(r, "offered_rate_req_per_s");
+            long forks = rows.stream().map(row -> text(row, "fork")).distinct().count();
+            Cell cell = new Cell(r.get("block"), Strategy.parse(r.get("strategy")), r.get("profile"), threads, pool,
+                    dbPool, options, integer(r, "concurrency"), latency, text(r, "query"), rate,
+                    whole(r, "requests"), null, integer(r, "warmup_s"), (int) (rows.size() / forks),
+                    integer(r, "timeout_s"));
+            Bound littlesLaw = r.isMapped("littles_bound_req_per_s")
+                    ? new Bound(number(r, "littles_bound_req_per_s"), r.get("littles_bound_limit"))
+                    : new Bound(number(r, "bound_req_per_s"), r.get("bound_limit"));
+            Map<Integer, Double> heapAfter = new TreeMap<>();
+            rows.stream().filter(row -> number(row, "heap_after_cell_mb") != null).forEach(row -> heapAfter.put(
+                    fork(row), number(row, "heap_after_cell_mb") * 1e6));
+            return new CellResult(integer(r, "cell"), cell, deployment, littlesLaw,
+                    rows.stream().map(row -> repetition(result, cell, row)).toList(), heapAfter, r.get("command"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(result + ", row " + r.getRecordNumber() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Repetition repetition(Path result, Cell cell, CSVRecord r) {
+        long answered = integer(r, "answered");
+        boolean open = cell.ratePerSecond() != null;
+        Double requests = number(r, "requests");
+        Load load = new Load(result.toUri(), cell.concurrency(), requests == null ? null : requests.intValue(),
+                requests == null ? (int) Math.ceil(number(r, "window_s")) : null, cell.ratePerSecond(),
+                cell.timeoutSeconds());
+        TreeMap<String, Long> errors = new TreeMap<>();
+        for (String kind : text(r, "error_kinds").split("; ")) {
+            if (!kind.isEmpty()) {   // e.g. HTTP 503=3
+                int eq = kind.lastIndexOf('=');
+                errors.put(kind.substring(0, eq), Long.parseLong(kind.substring(eq + 1)));
+            }
+        }
+        DriverRun run = new DriverRun(requests == null ? answered : requests.longValue(), answered, integer(r, "ok"),
+                errors, number(r, "window_s"), percentiles(number(r, "p50_ms"), number(r, "p90_ms"),
+                number(r, "p99_ms"), number(r, "p99_9_ms"), number(r, "max_ms")), open ? cell.ratePerSecond() : null,
+                open ? percentiles(number(r, "sent_p50_ms"), null, number(r, "sent_p99_ms"), null, null) : null);
+        Memory.Snapshot snapshot = number(r, "heap_after_gc_mib") == null ? null : new Memory.Snapshot(
+                number(r, "heap_after_gc_mib"), number(r, "thread_stacks_reserved_mib"),
+                number(r, "thread_stacks_committed_mib"), number(r, "live_virtual_threads"));
+        ServerFigures server = new ServerFigures(number(r, "peak_platform_threads"),
+                number(r, "peak_virtual_threads_mounted_queued"), number(r, "peak_pool_leased"),
+                number(r, "peak_pool_pending"), number(r, "main_cpu_s"), 0, number(r, "hedges_sent"),
+                new Memory(number(r, "rss_peak_mib"), number(r, "os_threads_peak"), snapshot),
+                number(r, "virtual_threads_pinned"), number(r, "db_pending_peak"));
+        return new Repetition(integer(r, "repetition"), load, run, server, number(r, "machine_cpu_busy_pct"),
+                number(r, "others_cpu_pct"), cpuSeconds(r, answered), fork(r),
+                !text(r, "warmup_settled").equals("false"));
+    }
+
+    /** @return role to CPU seconds: its CPU ms per answer × {@code answered}; the harness's as written */
+    private static Map<String, Double> cpuSeconds(CSVRecord r, long answered) {
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        Map.of(ServiceDefaults.MAIN, "cpu_ms_per_req_main", "orders-service", "cpu_ms_per_call_orders",
+                "products-service", "cpu_ms_per_call_products", "accounts-service", "cpu_ms_per_call_accounts",
+                Repetition.DRIVER, "cpu_ms_per_req_driver").forEach((role, column) -> {
+                    Double ms = number(r, column);
+                    if (ms != null) {
+                        cpu.put(role, ms * answered / 1000);
+                    }
+                });
+        if (number(r, "harness_cpu_s") != null) {
+            cpu.put(Repetition.HARNESS, number(r, "harness_cpu_s"));
+        }
+        return cpu;
+    }
+
+    /**
+     * @return µs: 1,000 values, 500 at p50, 400 at p90, 90 at p99, 9 at p99.9 and 1 at max (ms), so that each reads
+     *         back at its percentile; an absent one takes the next one's place; none at all: an empty histogram
+     */
+    private static Histogram percentiles(Double... ms) {
+        Histogram h = DriverRun.histogram();
+        int[] counts = {500, 400, 90, 9, 1};
+        Double next = null;
+        for (int i = ms.length - 1; i >= 0; i--) {
+            next = ms[i] != null ? ms[i] : next;
+            if (next != null) {
+                h.recordValueWithCount(Math.round(next * 1000), counts[i]);
+            }
+        }
+        return h;
+    }
+
+    private static int fork(CSVRecord r) {
+        return text(r, "fork").isEmpty() ? 1 : integer(r, "fork");
+    }
+
+    /** @return the column's text; "" when the CSV lacks the column (an older run) */
+    private static String text(CSVRecord r, String column) {
+        return r.isMapped(column) ? r.get(column) : "";
+    }
+
+    /** @return the column's number; null when empty or absent */
+    private static Double number(CSVRecord r, String column) {
+        String v = text(r, column);
+        return v.isEmpty() ? null : Double.valueOf(v);
+    }
+
+    private static Integer whole(CSVRecord r, String column) {
+        Double v = number(r, column);
+        return v == null ? null : v.intValue();
+    }
+
+    /** @throws IllegalArgumentException naming the column when it is empty */
+    private static int integer(CSVRecord r, String column) {
+        Integer v = whole(r, column);
+        if (v == null) {
+            throw new IllegalArgumentException("column " + column + " is empty");
+        }
+        return v;
     }
 
     private static void col(String name, Function<Row, Object> value) {

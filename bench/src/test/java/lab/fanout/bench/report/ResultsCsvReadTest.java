@@ -1,0 +1,124 @@
+package lab.fanout.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.Memory;
+import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.ServiceDefaults;
+import lab.fanout.bench.model.Stats;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * {@code ./lab charts} draws a result anew from its results.csv ({@link ResultsCsv#read}): what it reads back must
+ * be what the run measured, figure by figure, so that the redrawn charts show the run's numbers.
+ */
+class ResultsCsvReadTest {
+
+    @Test
+    void everyFigureTheChartsDrawReadsBackAsTheRunMeasuredIt(@TempDir Path dir) {
+        List<CellResult> run = cells();
+        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
+        run.forEach(csv::append);
+        List<CellResult> read = ResultsCsv.read(dir);
+
+        assertThat(read).hasSameSizeAs(run);
+        assertThat(run.getFirst().bound().limit()).as("the first cell is bound by CPU").isEqualTo("CPU");
+        for (int i = 0; i < run.size(); i++) {
+            CellResult a = run.get(i);
+            CellResult b = read.get(i);
+            assertThat(b.cell().label()).isEqualTo(a.cell().label());
+            assertThat(b.forks()).isEqualTo(a.forks());
+            assertThat(b.errors()).isEqualTo(a.errors());
+            assertThat(b.warmupSettled()).isEqualTo(a.warmupSettled());
+            assertThat(b.bound()).as("bound with its CPU ceiling").satisfies(bound -> {
+                assertThat(bound.limit()).isEqualTo(a.bound().limit());
+                assertThat(bound.requestsPerSecond()).isCloseTo(a.bound().requestsPerSecond(), within(0.01));
+            });
+            same(a.throughput(), b.throughput(), "throughput");
+            for (double p : new double[] {50, 90, 99, 100}) {
+                same(a.latencyEstimate(p), b.latencyEstimate(p), "p" + p);
+            }
+            same(a.estimate(live()), b.estimate(live()), "heap after GC + committed stacks");
+            assertThat(b.heapAfterBytes()).isEqualTo(a.heapAfterBytes());
+        }
+        // the charts themselves: the same series through the same points
+        for (String block : List.of("pool", "footprint")) {
+            List<CellResult> before = run.stream().filter(r -> r.cell().block().equals(block)).toList();
+            List<CellResult> after = read.stream().filter(r -> r.cell().block().equals(block)).toList();
+            Map<String, ?> charts = Charts.charts(block, before);
+            assertThat(Charts.charts(block, after)).containsOnlyKeys(charts.keySet());
+            if (charts.get(block + "-memory") instanceof XYChart memory) {
+                var redrawn = (XYChart) Charts.charts(block, after).get(block + "-memory");
+                memory.getSeriesMap().forEach((name, series) -> assertThat(redrawn.getSeriesMap().get(name).getYData())
+                        .as(name).containsExactly(series.getYData(), within(0.01)));
+            }
+        }
+    }
+
+    @Test
+    void aFileThatIsNoResultIsRefusedWithWhatToGive(@TempDir Path dir) throws IOException {
+        assertThatThrownBy(() -> ResultsCsv.read(dir.resolve("nowhere"))).hasMessageContaining("does not exist")
+                .hasMessageContaining("give a results folder");
+        Path other = Files.writeString(dir.resolve("other.csv"), "x,y\n1,2\n");
+        assertThatThrownBy(() -> ResultsCsv.read(other)).hasMessageContaining("is not a results.csv");
+        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
+        csv.append(ReportTest.result(1, 100, 480, 500));
+        Path broken = Files.writeString(dir.resolve("broken.csv"), Files.readString(dir.resolve("results.csv"))
+                .replace("completableFutureWithVirtualTaskExecutor", "fibers"));
+        assertThatThrownBy(() -> ResultsCsv.read(broken)).hasMessageContaining("row 1")
+                .hasMessageContaining("strategy 'fibers' is not one of");
+    }
+
+    /** Cells of a pool block (errors, 3 repetitions) and a footprint block (memory, 2 forks, the CPU bound). */
+    private static List<CellResult> cells() {
+        List<CellResult> pool = ReportTest.cells().stream().map(ResultsCsvReadTest::withCpu).toList();
+        List<CellResult> footprint = List.of(100, 1000).stream().map(c -> ReportTest.footprint(c, List.of(
+                Map.entry(1, memory(c, 50)), Map.entry(1, memory(c, 52)), Map.entry(2, memory(c, 61)),
+                Map.entry(2, memory(c, 58))))).toList();
+        return java.util.stream.Stream.concat(pool.stream(), footprint.stream()).toList();
+    }
+
+    /** Heap after GC growing {@code kib} per client from 100 MiB, stacks 10 KiB per client. */
+    private static Memory memory(int clients, int kib) {
+        return new Memory(300.0 + clients, 40.0 + clients, new Memory.Snapshot(100 + clients * kib / 1024.0,
+                clients, 2 + clients * 10 / 1024.0, (double) clients));
+    }
+
+    /** {@code r} with every process's CPU known: main-service 5 s, each downstream 0.2 s, hey 0.3 s (CPU binds). */
+    private static CellResult withCpu(CellResult r) {
+        Map<String, Double> cpu = Map.of(ServiceDefaults.MAIN, 5.0, "orders-service", 0.2, "products-service", 0.2,
+                "accounts-service", 0.2, Repetition.DRIVER, 0.3);
+        List<Repetition> reps = r.repetitions().stream().map(p -> new Repetition(p.index(), p.load(), p.run(),
+                p.server(), p.machineBusyPercent(), p.othersCpuPercent(), cpu, p.fork(), p.warmupSettled())).toList();
+        return new CellResult(r.index(), r.cell(), r.deployment(), r.littlesLaw(), reps, r.heapAfterBytes(),
+                r.command());
+    }
+
+    private static Function<Repetition, Double> live() {
+        return p -> Memory.snapshot(p, Memory.Snapshot::liveMiB);
+    }
+
+    /** Median and interval equal within the CSV's 3 decimals and HdrHistogram's 0.1 %. */
+    private static void same(Stats.Estimate a, Stats.Estimate b, String what) {
+        assertThat(b.n()).as(what).isEqualTo(a.n());
+        if (a.median() == null || Double.isNaN(a.median())) {
+            assertThat(b.median() == null || Double.isNaN(b.median())).as(what).isTrue();
+            return;
+        }
+        for (double[] pair : new double[][] {{a.median(), b.median()}, {a.low(), b.low()}, {a.high(), b.high()}}) {
+            assertThat(pair[1]).as(what).isCloseTo(pair[0], within(0.002 * Math.abs(pair[0]) + 0.001));
+        }
+    }
+}
