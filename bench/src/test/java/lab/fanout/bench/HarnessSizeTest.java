@@ -35,7 +35,8 @@ class HarnessSizeTest {
     // 8,074 until the charts' titles and legends fit their PNG and a dashed line took its solid line's colour
     // (ChartsTest, +36)
     // 8,110 until ./lab charts: a result's charts drawn anew from its results.csv (ResultsCsv.read, Redraw, +244)
-    static final int LIMIT = 8_354;
+    // and bar labels upright under their bars (+6)
+    static final int LIMIT = 8_360;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

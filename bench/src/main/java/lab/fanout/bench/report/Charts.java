@@ -247,11 +247,18 @@ public final class Charts {
      */
     private static CategoryChart bars(String title, String unit, boolean logY, List<CellResult> cells,
                                       List<Map.Entry<String, Function<CellResult, Stats.Estimate>>> figures) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
+        List<String> categories = cells.stream().map(r -> series(r, cells)).toList();
+        // labels upright: slanted ones end beside the next bar, and 32 of them overlap; the PNG grows by the longest
+        // label, so that the plot keeps its height
+        Font font = new CategoryChartBuilder().build().getStyler().getAxisTickLabelsFont();
+        FontRenderContext context = new FontRenderContext(null, true, false);
+        int longest = (int) categories.stream().mapToDouble(c -> font.getStringBounds(c, context).getWidth()).max()
+                .orElse(0);
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT + longest)
                 .title(title).yAxisTitle(unit).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal).setSeriesColors(PALETTE);
-        chart.getStyler().setXAxisLabelRotation(20);
+        chart.getStyler().setXAxisLabelRotation(90);
         chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
                 .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
         if (logY) {
@@ -261,7 +268,6 @@ public final class Charts {
                     .filter(v -> v > 0 && Double.isFinite(v)).min().orElse(1);
             chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
         }
-        List<String> categories = cells.stream().map(r -> series(r, cells)).toList();
         figures.forEach(f -> {
             List<Number> ys = cells.stream().map(r -> {
                 double v = drawable(median(f.getValue().apply(r)), logY);

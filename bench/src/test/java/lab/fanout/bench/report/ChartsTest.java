@@ -66,6 +66,15 @@ class ChartsTest {
     }
 
     @Test
+    void barLabelsStandUprightUnderTheirBarsAndThePlotKeepsItsHeight() {
+        // 32 cells at 20° overlapped, and a slanted label ended beside the next bar (the cpu preset, 2026-11-26)
+        List<CellResult> cells = ReportTest.cells();
+        var bars = (org.knowm.xchart.CategoryChart) Charts.charts("b", cells).get("b-throughput");
+        assertThat(bars.getStyler().getXAxisLabelRotation()).isEqualTo(90);
+        assertThat(bars.getHeight()).as("the PNG grows by the longest label").isGreaterThan(Charts.HEIGHT + 100);
+    }
+
+    @Test
     void aLogarithmicConcurrencyAxisWritesTenThousandNotOneE4() {
         XYChart memory = (XYChart) Charts.charts("f", FOOTPRINT).get("f-memory");
         assertThat(memory.getStyler().getXAxisDecimalPattern()).isEqualTo("#,##0");
