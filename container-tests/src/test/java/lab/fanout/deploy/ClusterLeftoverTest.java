@@ -1,11 +1,7 @@
 package lab.fanout.deploy;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -15,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
@@ -33,11 +28,11 @@ class ClusterLeftoverTest {
 
     @BeforeEach
     void rootAndIproute(@TempDir Path dir) {
-        boolean root = "0".equals(run(Map.of(), "id", "-u").output.strip());
-        if (!root || run(Map.of(), "ip", "netns", "list").status != 0) {
+        boolean root = "0".equals(Repo.exec(Map.of(), "id", "-u").output().strip());
+        if (!root || Repo.exec(Map.of(), "ip", "netns", "list").status() != 0) {
             Repo.missing("root and iproute2 needed: the test creates a network namespace (as the cluster checks do)");
         }
-        if (run(Map.of(), "bash", "scripts/cluster/node.sh", "status").output.strip().equals("up")) {
+        if (Repo.exec(Map.of(), "bash", "scripts/cluster/node.sh", "status").output().strip().equals("up")) {
             // node.sh stop also removes the kubelet's empty cgroups, which a running cluster still uses
             abort("SKIPPED: the lab's cluster is up (./lab cluster down first)");
         }
@@ -49,7 +44,7 @@ class ClusterLeftoverTest {
         if (inside != null) {
             inside.destroyForcibly();
         }
-        run(Map.of(), "bash", "-c", "umount -l '" + state + "/netns-leftover' 2>/dev/null; ip netns delete " + ns
+        Repo.exec(Map.of(), "bash", "-c", "umount -l '" + state + "/netns-leftover' 2>/dev/null; ip netns delete " + ns
                 + " 2>/dev/null; true");
     }
 
@@ -60,9 +55,9 @@ class ClusterLeftoverTest {
         // what the machine held after the cut: the namespace, and containerd's nsfs mount under the state folder
         Files.createDirectories(state);
         Files.createFile(state.resolve("netns-leftover"));
-        assertThat(run(Map.of(), "ip", "netns", "add", ns).status).isZero();
+        assertThat(Repo.exec(Map.of(), "ip", "netns", "add", ns).status()).isZero();
         Path mount = state.resolve("netns-leftover");
-        assertThat(run(Map.of(), "mount", "--bind", "/run/netns/" + ns, mount.toString()).status).isZero();
+        assertThat(Repo.exec(Map.of(), "mount", "--bind", "/run/netns/" + ns, mount.toString()).status()).isZero();
         assertThat(status()).as("the namespace alone, no process in it").isEqualTo("leftover");
 
         inside = new ProcessBuilder("ip", "netns", "exec", ns, "sleep", "120").start();
@@ -70,19 +65,19 @@ class ClusterLeftoverTest {
         inside.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThat(eventually("leftover")).isEqualTo("leftover");
 
-        Result stop = node("stop");
-        assertThat(stop.status).as("node.sh stop on the leftover:\n%s", stop.output).isZero();
-        assertThat(stop.output).contains("cluster: down");
-        assertThat(run(Map.of(), "ip", "netns", "list").output).doesNotContain(ns);
+        Repo.Ran stop = node("stop");
+        assertThat(stop.status()).as("node.sh stop on the leftover:\n%s", stop.output()).isZero();
+        assertThat(stop.output()).contains("cluster: down");
+        assertThat(Repo.exec(Map.of(), "ip", "netns", "list").output()).doesNotContain(ns);
         assertThat(Files.readString(Path.of("/proc/self/mounts"))).doesNotContain(state.toString());
         assertThat(state).doesNotExist();
         assertThat(status()).isEqualTo("none");
     }
 
     private String status() {
-        Result status = node("status");
-        assertThat(status.status).as("node.sh status:\n%s", status.output).isZero();
-        return status.output.strip();
+        Repo.Ran status = node("status");
+        assertThat(status.status()).as("node.sh status:\n%s", status.output()).isZero();
+        return status.output().strip();
     }
 
     /** node.sh status, polled for up to 5 s until it reads {@code expected} (ip netns exec needs a moment). */
@@ -95,33 +90,8 @@ class ClusterLeftoverTest {
         return seen;
     }
 
-    private Result node(String command) {
-        return run(Map.of("FANOUT_LAB_NETNS", ns, "FANOUT_LAB_CLUSTER_DIR", state.toString()),
+    private Repo.Ran node(String command) {
+        return Repo.exec(Map.of("FANOUT_LAB_NETNS", ns, "FANOUT_LAB_CLUSTER_DIR", state.toString()),
                 "bash", "scripts/cluster/node.sh", command);
-    }
-
-    record Result(int status, String output) {
-    }
-
-    /** Runs a command in the repository root; standard output and error together. */
-    private static Result run(Map<String, String> env, String... command) {
-        ProcessBuilder builder = new ProcessBuilder(List.of(command)).directory(Repo.ROOT.toFile())
-                .redirectErrorStream(true);
-        builder.environment().putAll(env);
-        try {
-            Process process = builder.start();
-            process.getOutputStream().close();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(2, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                fail(String.join(" ", command) + " did not finish within 2 minutes");
-            }
-            return new Result(process.exitValue(), output);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 }

@@ -1,20 +1,15 @@
 package lab.fanout.deploy;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * kind on a laptop (issue 22, k8s/README.md "Run on kind"), without kind: the scripts that ./lab kind up runs,
@@ -34,36 +29,36 @@ class KindPreflightTest {
 
     @Test
     void theWholeLabWithTheLoadJobFitsA2Cpu8GbKindNode() {
-        Result fit = run("bash", "scripts/k8s-fit.sh", "--node", FIT.resolve("node-2cpu-8gb.json").toString(),
+        Repo.Ran fit = run("bash", "scripts/k8s-fit.sh", "--node", FIT.resolve("node-2cpu-8gb.json").toString(),
                 "--pods", FIT.resolve("kind-pods.json").toString());
-        assertThat(fit.status).as("scripts/k8s-fit.sh on a 2-CPU / 8 GB node exits 0:\n%s", fit.output).isZero();
-        assertThat(fit.output).contains("fits:")
+        assertThat(fit.status()).as("scripts/k8s-fit.sh on a 2-CPU / 8 GB node exits 0:\n%s", fit.output()).isZero();
+        assertThat(fit.output()).contains("fits:")
                 // kind's own pods count, the lab's earlier pod and the finished one do not
                 .contains("9 pods already on the node (outside fanout-lab): 950m, 290Mi");
     }
 
     @Test
     void aNodeWithOneCpuStopsWithByHowMuchAndTheFix() {
-        Result fit = run("bash", "scripts/k8s-fit.sh", "--node", FIT.resolve("node-1cpu-8gb.json").toString(),
+        Repo.Ran fit = run("bash", "scripts/k8s-fit.sh", "--node", FIT.resolve("node-1cpu-8gb.json").toString(),
                 "--pods", FIT.resolve("kind-pods.json").toString());
-        assertThat(fit.status).as("scripts/k8s-fit.sh on a 1-CPU node exits 1:\n%s", fit.output).isEqualTo(1);
-        assertThat(fit.output).contains("DOES NOT FIT: CPU short by ")
+        assertThat(fit.status()).as("scripts/k8s-fit.sh on a 1-CPU node exits 1:\n%s", fit.output()).isEqualTo(1);
+        assertThat(fit.output()).contains("DOES NOT FIT: CPU short by ")
                 .contains("give Docker more").contains("at least 2 CPUs")
                 .contains("small overlay");
     }
 
     @Test
     void printsTheLabsRequestsForTheReadme() {
-        Result print = run("bash", "scripts/k8s-fit.sh", "--print");
-        assertThat(print.status).as("--print:\n%s", print.output).isZero();
-        assertThat(print.output).contains("Job hey-load").contains("Deployment main-service-virtual").contains("the lab: ");
+        Repo.Ran print = run("bash", "scripts/k8s-fit.sh", "--print");
+        assertThat(print.status()).as("--print:\n%s", print.output()).isZero();
+        assertThat(print.output()).contains("Job hey-load").contains("Deployment main-service-virtual").contains("the lab: ");
     }
 
     @Test
     void aPodWaitingForAMissingLabImageIsReportedWithTheCommandThatLoadsThem() {
-        Result wait = labWait("pods-missing-images.json", true);
-        assertThat(wait.status).as("lab_wait with pods in ImagePullBackOff:\n%s", wait.output).isEqualTo(1);
-        assertThat(wait.output).contains("fanout-lab/main-service:0.1.0").contains("ImagePullBackOff")
+        Repo.Ran wait = labWait("pods-missing-images.json", true);
+        assertThat(wait.status()).as("lab_wait with pods in ImagePullBackOff:\n%s", wait.output()).isEqualTo(1);
+        assertThat(wait.output()).contains("fanout-lab/main-service:0.1.0").contains("ImagePullBackOff")
                 .contains("localhost/fanout-lab/orders-service:0.1.0").contains("ErrImagePull")   // a runtime may prefix the name
                 .contains("./lab kind up")
                 .doesNotContain("prom/prometheus")   // waiting to be created is no missing image
@@ -72,9 +67,9 @@ class KindPreflightTest {
 
     @Test
     void runningPodsRollOutQuietly() {
-        Result wait = labWait("pods-running.json", true);
-        assertThat(wait.status).as("lab_wait:\n%s", wait.output).isZero();
-        assertThat(wait.output).contains("rolled out").doesNotContain("not on the node");
+        Repo.Ran wait = labWait("pods-running.json", true);
+        assertThat(wait.status()).as("lab_wait:\n%s", wait.output()).isZero();
+        assertThat(wait.output()).contains("rolled out").doesNotContain("not on the node");
     }
 
     @Test
@@ -86,51 +81,31 @@ class KindPreflightTest {
         bin.resolve("kind").toFile().setExecutable(true);
         String real = java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
                 .map(dir -> Path.of(dir, "kubectl")).filter(Files::isExecutable).findFirst().map(Path::toString).orElse("kubectl");
-        Result status = run(Map.of("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"), "FAKE_REAL_KUBECTL", real,
+        Repo.Ran status = run(Map.of("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"), "FAKE_REAL_KUBECTL", real,
                 "FAKE_PODS", WAIT.resolve("pods-missing-images.json").toString()), "bash", "scripts/kind.sh", "status");
-        assertThat(status.status).as("./lab kind status with pods in ImagePullBackOff:\n%s", status.output).isEqualTo(1);
-        assertThat(status.output).contains("main-service-virtual").contains("fanout-lab/main-service:0.1.0")
+        assertThat(status.status()).as("./lab kind status with pods in ImagePullBackOff:\n%s", status.output()).isEqualTo(1);
+        assertThat(status.output()).contains("main-service-virtual").contains("fanout-lab/main-service:0.1.0")
                 .contains("ImagePullBackOff").contains("./lab kind up");
     }
 
-    private static Result labWait(String pods, boolean rolledOut) {
+    private static Repo.Ran labWait(String pods, boolean rolledOut) {
         return run(Map.of("FAKE_PODS", WAIT.resolve(pods).toString(), "FAKE_ROLLED_OUT", String.valueOf(rolledOut)),
                 "bash", "-c", "source scripts/k8s-deploy.sh; KUBECTL=(bash '" + WAIT.resolve("fake-kubectl")
                         + "'); lab_images_fix='./lab kind up'; lab_wait 20");
     }
 
-    record Result(int status, String output) {
-    }
-
-    private static Result run(String... command) {
+    private static Repo.Ran run(String... command) {
         return run(Map.of(), command);
     }
 
     /** Runs a command in the repository root; standard output and error together. */
-    private static Result run(Map<String, String> env, String... command) {
+    private static Repo.Ran run(Map<String, String> env, String... command) {
         for (String tool : List.of("kubectl", "jq")) {
             if (!onPath(tool)) {
                 Repo.missing(tool + " not found: the kind scripts need it (k8s/README.md)");
             }
         }
-        ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(List.of(command))).directory(Repo.ROOT.toFile())
-                .redirectErrorStream(true);
-        builder.environment().putAll(env);
-        try {
-            Process process = builder.start();
-            process.getOutputStream().close();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(2, TimeUnit.MINUTES)) {
-                process.destroyForcibly();
-                fail(String.join(" ", command) + " did not finish within 2 minutes");
-            }
-            return new Result(process.exitValue(), output);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        return Repo.exec(env, command);
     }
 
     private static boolean onPath(String tool) {

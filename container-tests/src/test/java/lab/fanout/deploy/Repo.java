@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -114,6 +115,35 @@ final class Repo {
                 fail(String.join(" ", command) + " exited " + process.exitValue() + ":\n" + err[0]);
             }
             return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** A command's exit status and its standard output and error together. */
+    record Ran(int status, String output) {
+    }
+
+    /**
+     * Runs a command in the repository root with {@code env} added to the environment, whatever its exit status.
+     *
+     * @return its status and output; fails the test when it outlasts 2 minutes
+     */
+    static Ran exec(Map<String, String> env, String... command) {
+        ProcessBuilder builder = new ProcessBuilder(List.of(command)).directory(ROOT.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            String output = readAll(process.getInputStream());
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                fail(String.join(" ", command) + " did not finish within 2 minutes");
+            }
+            return new Ran(process.exitValue(), output);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,10 +1,5 @@
 package lab.fanout.bench.cli;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,26 +13,9 @@ class RedrawTest {
 
     private static final Path SCALE = Path.of("../docs/results/scale-forks5-20261126.csv");
 
-    /** @return exit code, then what the command printed */
-    private static String[] charts(String... args) {
-        StringWriter err = new StringWriter();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exit;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            picocli.CommandLine cli = LabCommand.commandLine();
-            cli.setErr(new PrintWriter(err));
-            exit = cli.execute(args);
-        } finally {
-            System.setOut(stdout);
-        }
-        return new String[] {String.valueOf(exit), out.toString(StandardCharsets.UTF_8) + err};
-    }
-
     @Test
     void theScaleResultOfFiveForksIsDrawnAgainIntoTheFolderGiven(@TempDir Path dir) {
-        String[] drawn = charts("charts", SCALE.toString(), "--out", dir.toString());
+        String[] drawn = LabCli.run("charts", SCALE.toString(), "--out", dir.toString());
         assertThat(drawn[0]).as(drawn[1]).isEqualTo("0");
         // 8 concurrencies x 3 strategies x 2 profiles, each over its 5 forks
         assertThat(drawn[1]).contains("scale-throughput.png  (scale, 48 cells)");
@@ -47,10 +25,10 @@ class RedrawTest {
 
     @Test
     void aCsvFileWithoutOutOrAFileThatIsNoResultIsRefusedWithTheFix(@TempDir Path dir) throws Exception {
-        String[] noOut = charts("charts", SCALE.toString());
+        String[] noOut = LabCli.run("charts", SCALE.toString());
         assertThat(noOut[0]).isEqualTo("2");
         assertThat(noOut[1]).contains("give --out DIR for a CSV file");
-        String[] other = charts("charts", Files.writeString(dir.resolve("x.csv"), "a,b\n1,2\n").toString(), "--out",
+        String[] other = LabCli.run("charts", Files.writeString(dir.resolve("x.csv"), "a,b\n1,2\n").toString(), "--out",
                 dir.toString());
         assertThat(other[0]).isEqualTo("2");
         assertThat(other[1]).contains("is not a results.csv of ./lab bench");
