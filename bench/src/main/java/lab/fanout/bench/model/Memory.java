@@ -55,7 +55,8 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
     }
 
     /**
-     * @param heapAfterGcMiB    heap in use right after a full GC, MiB: what is live, virtual threads' stacks included
+     * @param heapAfterGcMiB    live heap, MiB: the objects a full GC kept, counted in its safepoint (a class
+     *                          histogram), virtual threads' stacks included
      *                          (a parked virtual thread's frames are a stack chunk object in the heap)
      * @param stackReservedMiB  platform threads' stacks, address space reserved (NMT "Thread", stack), MiB
      * @param stackCommittedMiB the part of it backed by memory, MiB

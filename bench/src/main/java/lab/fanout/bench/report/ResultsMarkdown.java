@@ -280,8 +280,9 @@ public final class ResultsMarkdown {
               made one call to it; exact when all answers are 2xx); the driver is the harness's reaped child.
             - **RSS peak · OS threads peak**: main-service's resident memory and its OS threads (/proc/pid/status,
               every second). **Heap after GC · stacks committed / reserved** (main-service with
-              -XX:NativeMemoryTracking=summary and a fixed heap): mid-run, after a full GC (jcmd GC.run), the heap in
-              use and the platform threads' stacks as NMT counts them; a virtual thread's stack is in the heap. Live
+              -XX:NativeMemoryTracking=summary and a fixed heap): mid-run, the objects a full GC kept, counted in its
+              safepoint (jcmd GC.class_histogram), and the platform threads' stacks as NMT counts them; a virtual
+              thread's stack is in the heap. Live
               virtual threads: parked ones too, from a JSON thread dump (jcmd Thread.dump_to_file).
             - **Virtual threads pinned** (cells with a pinning query): Micrometer's count of pins of 20 ms or more
               (JFR's jdk.VirtualThreadPinned) in a repetition, and per answered request.

@@ -16,11 +16,13 @@ import static org.assertj.core.api.Assertions.within;
 class FootprintTest {
 
     /** jcmd's answers as JDK 25 gives them (69 platform threads, 256 MiB fixed heap). */
-    static final String HEAP_INFO = """
-            11003:
-            garbage-first heap   total reserved 262144K, committed 262144K, used 3021K [0x00000000f0000000, \
-            0x0000000100000000)
-             region size 1024K, 0 young (0K), 0 survivors (0K)
+    static final String CLASS_HISTOGRAM = """
+            28304:
+             num     #instances         #bytes  class name (module)
+            -------------------------------------------------------
+               1:         15390         758208  [B (java.base@25.0.3)
+             825:             1             16  sun.nio.fs.NativeBuffers$1 (java.base@25.0.3)
+            Total         66918        3093504
             """;
     static final String NATIVE_MEMORY = """
             -                 Java Heap (reserved=262144KB, committed=262144KB)
@@ -32,12 +34,49 @@ class FootprintTest {
 
     @Test
     void jcmdsAnswersGiveTheHeapAfterGcAndTheThreadStacks() {
-        Memory.Snapshot s = Footprint.parse(HEAP_INFO, NATIVE_MEMORY, 12.0).orElseThrow();
-        assertThat(s.heapAfterGcMiB()).isCloseTo(3021 / 1024.0, within(1e-9));
+        Memory.Snapshot s = Footprint.parse(CLASS_HISTOGRAM, NATIVE_MEMORY, 12.0).orElseThrow();
+        assertThat(s.heapAfterGcMiB()).isCloseTo(3093504 / 1048576.0, within(1e-9));
         assertThat(s.stackReservedMiB()).isEqualTo(69.0);
         assertThat(s.stackCommittedMiB()).isCloseTo(6112 / 1024.0, within(1e-9));
         assertThat(s.virtualThreads()).isEqualTo(12.0);
-        assertThat(Footprint.parse(HEAP_INFO, "Native memory tracking is not enabled", null)).isEmpty();
+        assertThat(Footprint.parse(CLASS_HISTOGRAM, "Native memory tracking is not enabled", null)).isEmpty();
+        assertThat(Footprint.parse("28304:\nno histogram", NATIVE_MEMORY, null)).isEmpty();
+    }
+
+    /**
+     * The live heap is read in the full GC's own safepoint: a JVM that keeps 4 MiB and allocates garbage as fast as
+     * it can reads a few MiB, where GC.run and then GC.heap_info read whatever had been allocated in between (up to
+     * the young generation's size; 210-256 MiB against 202-221 MiB live under the footprint preset's load).
+     */
+    @Test
+    void theLiveHeapIsCountedInTheGcNotReadAfterWhatTheLoadAllocatedSince(@TempDir Path dir) throws Exception {
+        Path main = Files.writeString(dir.resolve("Allocator.java"), """
+                public class Allocator {
+                    public static void main(String[] a) throws Exception {
+                        Thread.ofPlatform().daemon().start(() -> {
+                            byte[][] keep = new byte[4][];
+                            for (int i = 0; ; i++) {
+                                keep[i & 3] = new byte[1 << 20];
+                            }
+                        });
+                        System.out.println("started");
+                        Thread.sleep(60_000);
+                    }
+                }
+                """);
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process jvm = new ProcessBuilder(List.of(java, "-Xms256m", "-Xmx256m", Footprint.NMT, main.toString()))
+                .redirectErrorStream(true).start();
+        try {
+            assertThat(jvm.inputReader().readLine()).isEqualTo("started");
+            for (int i = 0; i < 3; i++) {
+                assertThat(Footprint.snapshot(jvm.pid()).orElseThrow().heapAfterGcMiB()).as("live heap, MiB")
+                        .isBetween(4.0, 16.0);
+            }
+        } finally {
+            jvm.destroy();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test
