@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  * committed ({@code VM.native_memory summary}), and the live virtual threads ({@code Thread.dump_to_file
  * -format=json}). Not {@code GC.run} then {@code GC.heap_info}: the second attach came 0.1-0.6 s after the GC, and
  * under load the heap had grown by then (on 2026-11-26, 1,000 clients: 210-256 MiB read so, against 202-221 MiB
- * live by the histogram, in turns on one JVM). Measured here
+ * live by the histogram, in turns on one JVM: docs/results/footprint-snapshot-race-20261126.sh). Measured here
  * (JDK 25, 69 platform threads): 70,656 KB of stack reserved, the default 1 MiB each, and 6,112 KB committed.
  */
 public final class Footprint {

@@ -50,6 +50,8 @@ public final class Charts {
     private static final int Y_AXIS = 100;
     /** A legend entry's width besides its label, px: its line and marker, and the paddings ({@link #fit}). */
     private static final int LEGEND_ENTRY = 50;
+    /** Text is measured with integer glyph advances, as XChart draws it (wider than fractional ones). */
+    private static final FontRenderContext TEXT = new FontRenderContext(null, true, false);
     /** Series colours: matplotlib's and Tableau's ten, all legible on white (XChart's own has a pale yellow). */
     private static final Color[] PALETTE = Arrays.stream(new int[] {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728,
             0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf}).mapToObj(Color::new).toArray(Color[]::new);
@@ -251,8 +253,7 @@ public final class Charts {
         // labels upright: slanted ones end beside the next bar, and 32 of them overlap; the PNG grows by the longest
         // label, so that the plot keeps its height
         Font font = new CategoryChartBuilder().build().getStyler().getAxisTickLabelsFont();
-        FontRenderContext context = new FontRenderContext(null, true, false);
-        int longest = (int) categories.stream().mapToDouble(c -> font.getStringBounds(c, context).getWidth()).max()
+        int longest = (int) categories.stream().mapToDouble(c -> font.getStringBounds(c, TEXT).getWidth()).max()
                 .orElse(0);
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT + longest)
                 .title(title).yAxisTitle(unit).build();
@@ -307,11 +308,9 @@ public final class Charts {
      */
     private static <C extends Chart<?, ?>> C fit(C chart) {
         Styler styler = chart.getStyler();
-        // integer glyph advances, as XChart draws them (fractional metrics off): wider than the fractional ones
-        FontRenderContext context = new FontRenderContext(null, true, false);
         double[] entries = chart instanceof XYChart xy ? xy.getSeriesMap().values().stream()
                 .filter(XYSeries::isShowInLegend).mapToDouble(s -> LEGEND_ENTRY + styler.getLegendFont()
-                        .getStringBounds(s.getName(), context).getWidth()).toArray() : new double[0];
+                        .getStringBounds(s.getName(), TEXT).getWidth()).toArray() : new double[0];
         double padded = chart.getWidth() - 2.0 * (styler.getChartPadding() + styler.getChartTitlePadding());
         // the plot spans from the y axis (Y_AXIS px at most, Y_AXIS / 2 at least) to the right edge or the legend
         double room = padded - Y_AXIS;
@@ -320,7 +319,7 @@ public final class Charts {
             room = padded + Y_AXIS / 2.0 - Arrays.stream(entries).max().orElse(0) - LEGEND_ENTRY;
         }
         Font font = styler.getChartTitleFont();
-        while (font.getSize2D() > 8 && font.getStringBounds(chart.getTitle(), context).getWidth() > room) {
+        while (font.getSize2D() > 8 && font.getStringBounds(chart.getTitle(), TEXT).getWidth() > room) {
             font = font.deriveFont(font.getSize2D() - 0.5f);
         }
         styler.setChartTitleFont(font);

@@ -64,18 +64,14 @@ class FootprintTest {
                     }
                 }
                 """);
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process jvm = new ProcessBuilder(List.of(java, "-Xms256m", "-Xmx256m", Footprint.NMT, main.toString()))
-                .redirectErrorStream(true).start();
+        Process jvm = started(main, "256m");
         try {
-            assertThat(jvm.inputReader().readLine()).isEqualTo("started");
             for (int i = 0; i < 3; i++) {
                 assertThat(Footprint.snapshot(jvm.pid()).orElseThrow().heapAfterGcMiB()).as("live heap, MiB")
                         .isBetween(4.0, 16.0);
             }
         } finally {
-            jvm.destroy();
-            jvm.waitFor(10, TimeUnit.SECONDS);
+            stop(jvm);
         }
     }
 
@@ -108,19 +104,29 @@ class FootprintTest {
                     }
                 }
                 """);
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process jvm = new ProcessBuilder(List.of(java, "-Xms64m", "-Xmx64m", Footprint.NMT, main.toString()))
-                .redirectErrorStream(true).start();
+        Process jvm = started(main, "64m");
         try {
-            assertThat(jvm.inputReader().readLine()).isEqualTo("started");
             Memory.Snapshot s = Footprint.snapshot(jvm.pid()).orElseThrow();
             assertThat(s.stackReservedMiB()).as("reserved, MiB").isGreaterThanOrEqualTo(40);
             assertThat(s.stackCommittedMiB()).as("committed, MiB").isPositive().isLessThan(s.stackReservedMiB() / 4);
             assertThat(s.heapAfterGcMiB()).as("heap after GC, MiB").isPositive().isLessThan(64);
             assertThat(s.virtualThreads()).as("live virtual threads").isEqualTo(40.0);
         } finally {
-            jvm.destroy();
-            jvm.waitFor(10, TimeUnit.SECONDS);
+            stop(jvm);
         }
+    }
+
+    /** Starts {@code source} in a JVM of this JDK with a fixed {@code heap} and {@link Footprint#NMT}. */
+    private static Process started(Path source, String heap) throws IOException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process jvm = new ProcessBuilder(List.of(java, "-Xms" + heap, "-Xmx" + heap, Footprint.NMT, source.toString()))
+                .redirectErrorStream(true).start();
+        assertThat(jvm.inputReader().readLine()).isEqualTo("started");
+        return jvm;
+    }
+
+    private static void stop(Process jvm) throws InterruptedException {
+        jvm.destroy();
+        jvm.waitFor(10, TimeUnit.SECONDS);
     }
 }
