@@ -22,6 +22,9 @@ final class KnobOptions {
 
     static final String BREAKER = "-Dfanout.breaker.enabled=true";
 
+    /** main-service's admission control (fanout.admission.mode; docs/overload.md). */
+    enum Admission { off, fixed, adaptive }
+
     @Option(names = "--profile", defaultValue = "virtual",
             description = "request threads of main-service: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Profile profile;
@@ -57,6 +60,16 @@ final class KnobOptions {
             + " timeouts")
     boolean breaker;
 
+    @Option(names = "--admission", paramLabel = "MODE", description = "main-service's limit on requests in flight:"
+            + " ${COMPLETION-CANDIDATES}; fixed holds --max-in-flight, adaptive moves between 20 and it (Netflix"
+            + " Gradient2); off admits every request, up to OutOfMemoryError (default: fixed at the ceiling, max heap"
+            + " x 0.5 / 256 KiB; docs/overload.md)")
+    Admission admission;
+
+    @Option(names = "--max-in-flight", paramLabel = "N", description = "with --admission fixed or adaptive (or the"
+            + " default): the limit, at most the heap's ceiling (default: the ceiling, /actuator/info's admission)")
+    Integer maxInFlight;
+
     @Option(names = "--orders-store", defaultValue = "memory",
             description = "where orders-service keeps its orders: ${COMPLETION-CANDIDATES}; postgres starts an"
                     + " embedded PostgreSQL (data in .lab/orders-db) unless --db-url, and spends the latency in the"
@@ -77,6 +90,16 @@ final class KnobOptions {
         List<String> jvm = new ArrayList<>(jvmOptions);
         if (breaker) {
             jvm.add(BREAKER);   // a system property: Spring reads it as fanout.breaker.enabled
+        }
+        if (maxInFlight != null && (maxInFlight < 1 || admission == Admission.off)) {
+            throw new IllegalArgumentException(maxInFlight < 1 ? "--max-in-flight must be 1 or more, was "
+                    + maxInFlight : "--max-in-flight sets the limit of --admission fixed or adaptive; off has none");
+        }
+        if (admission != null) {
+            jvm.add("-Dfanout.admission.mode=" + admission);
+        }
+        if (maxInFlight != null) {
+            jvm.add("-Dfanout.admission.max-in-flight=" + maxInFlight);
         }
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
@@ -107,6 +130,7 @@ final class KnobOptions {
         return "--profile " + profile + option("--tomcat-threads", tomcatThreads) + option("--pool-size", poolSize)
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
                 .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "")
+                + (admission == null ? "" : " --admission " + admission) + option("--max-in-flight", maxInFlight)
                 + (ordersStore == Store.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
                 + (dbUrl == null ? "" : " --db-url " + dbUrl);
     }

@@ -96,7 +96,7 @@ public final class UpTarget implements Target {
         List<String> wanted = new ArrayList<>(tool.isEmpty() ? List.of() : Arrays.asList(tool.split("\\s+")));
         wanted.addAll(jvmOptions);
         wanted.addAll(cell.jvmOptions());
-        List<String> has = main.jvmInputArguments().stream().filter(a -> !a.equals("--enable-preview")).toList();
+        List<String> has = main.jvmOptions();
         if (!wanted.equals(has)) {
             why.add("JVM options " + wanted + " (./lab up: " + has + ")");
         }

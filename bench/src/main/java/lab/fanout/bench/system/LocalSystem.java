@@ -21,7 +21,8 @@ import static lab.fanout.bench.model.ServiceDefaults.MAIN;
 import static lab.fanout.bench.model.ServiceDefaults.SERVICES;
 
 /**
- * The four services as local JVMs, each from {@code <module>/target/<module>.jar} with {@code java --enable-preview}
+ * The four services as local JVMs, each from {@code <module>/target/<module>.jar} with {@code java --enable-preview
+ * -XX:+ExitOnOutOfMemoryError}
  * of the JDK running this code, its own log, and ports and knobs as {@code --spring} properties. Each has a public
  * port ({@link #baseUrl}: the API) and a management port ({@link #managementUrl}: the actuator, for readiness, knobs
  * and scrapes). Attached ({@link #start}) services share this JVM's process group, so a Ctrl-C reaches them too;
@@ -29,6 +30,10 @@ import static lab.fanout.bench.model.ServiceDefaults.SERVICES;
  */
 public final class LocalSystem implements AutoCloseable {
 
+    /** Every service's JVM option, as in docker/Dockerfile. */
+    static final String EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError";
+    /** The options every service gets, before any knob's ({@link #spawn}). */
+    static final List<String> ALWAYS = List.of("--enable-preview", EXIT_ON_OOM);
     /** Names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
     private static final String MANAGEMENT = " management";
     /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
@@ -314,7 +319,10 @@ public final class LocalSystem implements AutoCloseable {
 
     private Process spawn(String service, boolean appendLogs) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-preview"));
+        // as the images run: an OutOfMemoryError ends the JVM, where it would leave one that holds its port and
+        // answers nothing (docs/overload.md)
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(ALWAYS);
         command.addAll(spec.extraJvmArgs());
         if (service.equals(MAIN)) {
             command.addAll(spec.mainJvmArgs());

@@ -113,9 +113,9 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                 commonPoolParallelism, availableProcessors, latencyMs, jvm);
     }
 
-    /** @return the input arguments other than {@code --enable-preview}: the ones the lab set */
-    private List<String> jvmOptions() {
-        return jvmInputArguments.stream().filter(a -> !a.equals("--enable-preview")).toList();
+    /** @return the input arguments other than those every service gets ({@code --enable-preview}, ...): a run's own */
+    public List<String> jvmOptions() {
+        return jvmInputArguments.stream().filter(a -> !LocalSystem.ALWAYS.contains(a)).toList();
     }
 
     /** @return e.g. {@code profile=platform tomcatThreads=10 pool=500/500 commonPool=1} or {@code latency=200ms} */

@@ -260,6 +260,10 @@ abstract class FanoutIntegrationTest {
             return elapsed.toMillis();
         }
 
+        int status() {
+            return response.getExchangeResult().getStatus().value();
+        }
+
         String header(String name) {
             return response.getExchangeResult().getResponseHeaders().getFirst(name);
         }

@@ -1,0 +1,87 @@
+package lab.fanout.main.web;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+
+import lab.fanout.main.admission.Admission;
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.exactly;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Admission control at a lowered limit of {@value #LIMIT} requests in flight, for every strategy: while that many
+ * wait for their slow calls, every further request is answered 503 {@code overloaded} with {@code Retry-After}, before
+ * the admitted ones and without a downstream call; once they are answered, a request is admitted again. The reactive
+ * strategy's requests keep their permits until their async answer is written, not only while the request thread
+ * runs. The deadline is raised: on 2 cores the common pool has one worker, and {@code completableFuture}'s four
+ * requests make their twelve calls one after another. The refused requests' own count of requests in flight is read
+ * from their answers: this test's HTTP client completes its calls on that same common pool, so on 2 cores it sees
+ * the refusals only seconds later, behind the strategy's calls.
+ */
+@ActiveProfiles("virtual")
+@TestPropertySource(properties = {"fanout.admission.max-in-flight=" + AdmissionIntegrationTest.LIMIT,
+        "fanout.deadline=30s"})
+class AdmissionIntegrationTest extends FanoutIntegrationTest {
+
+    static final int LIMIT = 4;
+    private static final int REFUSED = 6;
+    private static final int CALL_MS = 1000;
+    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+
+    @Autowired
+    Admission admission;
+
+    @AfterAll
+    static void closeBackground() {
+        background.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void pastTheLimitAnswers503OverloadedAtOnceWithoutCallingADownstream(StrategyName strategy) {
+        serveAll(CALL_MS);
+        List<CompletableFuture<Answer>> admitted = IntStream.range(0, LIMIT)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(strategy), background)).toList();
+        await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == LIMIT);
+
+        List<Answer> refused = IntStream.range(0, REFUSED)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(strategy), background)).toList()
+                .stream().map(CompletableFuture::join).toList();
+
+        for (Answer answer : refused) {
+            assertThat(answer).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+                    .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "1");
+            assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
+            assertThat(answer).bodyJson().extractingPath("$.limit").isEqualTo(LIMIT);
+            assertThat(answer).bodyJson().extractingPath("$.inFlight").as("in flight when refused").isEqualTo(LIMIT);
+        }
+        for (CompletableFuture<Answer> answer : admitted) {
+            assertThat(answer.join()).hasStatusOk();
+        }
+        for (Downstream downstream : Downstream.values()) {
+            server(downstream).verify(exactly(LIMIT), getRequestedFor(urlPathEqualTo(path(downstream))));
+        }
+        // the reactive strategy's permit goes back when its async request completes, just after the answer is sent
+        await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
+        serveAll(0);
+        assertThat(backoffice(strategy)).as("admitted again").hasStatusOk();
+    }
+}

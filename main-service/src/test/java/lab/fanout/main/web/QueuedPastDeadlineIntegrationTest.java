@@ -1,0 +1,68 @@
+package lab.fanout.main.web;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+
+import lab.fanout.main.client.Downstream;
+import lab.fanout.main.strategy.StrategyName;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.exactly;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Platform request threads, {@value #THREADS} of them, each request's calls taking {@value #CALL_MS} ms, and a deadline
+ * of {@value #DEADLINE_MS} ms: of six requests sent at once, two run at once, two wait about one call's time for a
+ * thread (below the deadline: they run), and two wait about two calls' time, past the deadline: those are answered
+ * 503 {@code overloaded} without starting, and no downstream sees them. Margins: half a call's time (500 ms) on either
+ * side of the deadline.
+ */
+@ActiveProfiles("platform")
+@TestPropertySource(properties = {"server.tomcat.threads.max=" + QueuedPastDeadlineIntegrationTest.THREADS,
+        "fanout.deadline=" + QueuedPastDeadlineIntegrationTest.DEADLINE_MS + "ms"})
+class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
+
+    static final int THREADS = 2;
+    static final int DEADLINE_MS = 1500;
+    private static final int CALL_MS = 1000;
+    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+
+    @AfterAll
+    static void closeBackground() {
+        background.close();
+    }
+
+    @Test
+    void aRequestThatWaitedForAThreadPastItsDeadlineIsAnsweredWithoutStarting() {
+        serveAll(CALL_MS);
+
+        List<Answer> answers = IntStream.range(0, 3 * THREADS)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(StrategyName.SCOPE_FORK), background))
+                .toList().stream().map(CompletableFuture::join).toList();
+
+        List<Answer> expired = answers.stream().filter(a -> a.status() == 503).toList();
+        assertThat(answers.stream().filter(a -> a.status() == 200)).hasSize(2 * THREADS);
+        assertThat(expired).hasSize(THREADS);
+        for (Answer answer : expired) {
+            assertThat(answer).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+                    .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "1");
+            assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
+            assertThat(answer).bodyJson().extractingPath("$.queuedMs").asNumber().satisfies(
+                    queued -> assertThat(queued.longValue()).isGreaterThan(DEADLINE_MS));
+        }
+        for (Downstream downstream : Downstream.values()) {
+            server(downstream).verify(exactly(2 * THREADS), getRequestedFor(urlPathEqualTo(path(downstream))));
+        }
+    }
+}

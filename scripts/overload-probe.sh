@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Past capacity (docs/overload.md): ./lab up with a 512 MiB heap, 2 s downstream latency and a pool of 30,000, a burst
+# of CLIENTS hey clients on one strategy for 30 s, then one request a second for 10 s. Prints hey's answers by status
+# and its errors (client timeouts, connection errors), main-service's peak RSS during the
+# burst, whether it is alive, its OutOfMemoryErrors, and the seconds from the burst's end to the first normal answer.
+# Give ./lab up options after --, e.g. --profile platform, --admission off.
+# Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
+#   e.g. scripts/overload-probe.sh scopeFork 6000 -- --profile platform
+# Needs: hey, jq, curl; stops a running ./lab up first (its own services) and leaves none running. The load is bounded:
+# 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage() { sed -n 7,8p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ ${1:-} == -h || ${1:-} == --help ]] && usage
+strategy=scopeFork clients=6000
+[[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }
+[[ $# -gt 0 && $1 != -- ]] && { clients=$1; shift; }
+[[ $# -gt 0 && $1 == -- ]] && shift
+[[ $clients =~ ^[1-9][0-9]*$ ]] || { echo "CLIENTS is a whole number > 0" >&2; usage; }
+command -v hey >/dev/null && command -v jq >/dev/null || { echo "needs hey and jq: apt-get install -y hey jq" >&2; exit 2; }
+# hey opens a socket per client; the default soft limit (1,024) would fail them before main-service sees them
+ulimit -n "$(ulimit -Hn)"
+
+./lab down >/dev/null 2>&1 || true
+./lab up --latency-ms 2000 --pool-size 30000 --jvm-option=-Xms512m --jvm-option=-Xmx512m "$@"
+main=$(jq -r '.processes["main-service"].pid' .lab/run/system.json)
+trap './lab down >/dev/null 2>&1 || true' EXIT
+url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
+curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
+log=.lab/logs/main-service.log
+ooms_before=$(grep -c OutOfMemoryError "$log" || true)
+
+out=$(mktemp)
+echo "burst: hey -z 30s -t 20 -c $clients '$url'"
+hey -z 30s -t 20 -c "$clients" "$url" >"$out" 2>&1 &
+load=$!
+peak=0
+while kill -0 "$load" 2>/dev/null; do   # main-service's RSS each second (MiB)
+  rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$main/status" 2>/dev/null || echo 0)
+  (( rss > peak )) && peak=$rss
+  sleep 1
+done
+wait "$load" || true
+end=$(date +%s.%N)
+sed -n '/Status code distribution/,$p' "$out"
+
+first=none
+for i in $(seq 1 10); do   # one request a second: the first 200 after the burst
+  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url" || true)
+  echo "after the burst, request $i: ${code/000/no answer in 5 s}"
+  if [[ $code == 200 ]]; then first=$(awk -v e="$end" -v n="$(date +%s.%N)" 'BEGIN {printf "%.1f", n - e}'); break; fi
+  sleep 1
+done
+alive=no; kill -0 "$main" 2>/dev/null && alive=yes
+ooms=$(( $(grep -c OutOfMemoryError "$log" || true) - ooms_before ))
+echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines in its log: $ooms," \
+     "first normal answer ${first} s after the burst"
+curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
+  | grep -E '^fanout_admission_(requests_total|in_flight|limit)' || true
+rm -f "$out"
