@@ -1,5 +1,7 @@
 package lab.fanout.main.web;
 
+import java.time.Duration;
+
 import com.github.tomakehurst.wiremock.http.Fault;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
@@ -20,6 +22,7 @@ import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
 import static lab.fanout.main.client.Downstream.PRODUCTS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A failing downstream as the caller sees it: 502 problem+json naming the service, and what each strategy does with
@@ -32,6 +35,13 @@ class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {
     private static final int FAST_FAILURE_MS = 100;
     /** The siblings' latency: far beyond the fast failure, well within the 5 s response timeout. */
     private static final int SLOW_MS = 4000;   // scopeFork must answer in half of it: room for a busy machine
+    /**
+     * How long after the answer the abandoned calls' connections may take to be back in the pool. Measured (issue 41):
+     * reactive's failed call released its own connection up to 28 ms after the caller had the 502 (1 of 30 requests,
+     * the test JVM on one core beside 4 stress-ng hogs; 0 ms in the other 29 and in 55 on 2 cores); 1 s is 35 times
+     * that, and 3 s short of the siblings' {@value #SLOW_MS} ms, so siblings left running still fail the test.
+     */
+    private static final Duration RELEASE_BOUND = Duration.ofSeconds(1);
 
     @AfterEach
     void leavesNoConnectionOrThreadBehind() {
@@ -87,8 +97,10 @@ class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {
      * The point of structured concurrency: the failed call cancels the scope, which interrupts the slow siblings;
      * their virtual threads, blocked in socket reads, close their connections at once. The reactive strategy does the
      * same with no thread: {@code Mono.zip} cancels the siblings, which aborts their async exchanges and closes their
-     * connections. The caller gets the 502 about when the failure happened, and by then no connection is held in
-     * either pool, without waiting for the siblings' 4 s (which would still be holding theirs if not cancelled).
+     * connections. The caller gets the 502 about when the failure happened, and every connection is back in its pool
+     * within {@link #RELEASE_BOUND} of it, long before the siblings' 4 s (which would still be holding theirs if not
+     * cancelled). Not at the answer itself: reactive's failed call gives its own connection back just after the
+     * error has left it (ReactiveStrategy), which a busy core can delay past the caller's reading of the pool.
      */
     @ParameterizedTest
     @EnumSource(names = {"SCOPE_FORK", "REACTIVE"})
@@ -97,8 +109,12 @@ class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {
 
         Answer answer = backoffice(strategy);
 
-        assertThat(leased()).as("connections still held by the abandoned siblings when the caller has the answer")
-                .isZero();
+        long answered = System.nanoTime();
+        await().atMost(RELEASE_BOUND).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                .untilAsserted(() -> assertThat(leased())
+                        .as(() -> "connections still held %d ms after the caller had the answer (bound %d ms)"
+                                .formatted((System.nanoTime() - answered) / 1_000_000, RELEASE_BOUND.toMillis()))
+                        .isZero());
         assertProblem(answer, HttpStatus.BAD_GATEWAY, "downstream-error", strategy, ORDERS);
         assertThat(answer.millis()).as("answered near the fast failure, not after the slow siblings")
                 .isLessThan(SLOW_MS / 2);
