@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -38,14 +40,15 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * Tests 3 and 4, end to end: the four service jars on free ports and a real Prometheus scraping them every second;
  * orders-service serves from PostgreSQL (an embedded server: the JDBC pool's panels need HikariCP's series); a few
- * hundred requests through every strategy (and some with an unknown strategy, so that the error panels have data);
- * then
+ * hundred requests through every strategy (and some with an unknown strategy, so that the error panels have data),
+ * then a burst past main-service's admission limit (so that the admission panels see rejections); then
  * <ul>
  * <li>every query of every dashboard (panels and variables) returns a non-empty result from Prometheus, with at
  * least one number that is not NaN (for a variable: with the label it lists), unless {@code empty-by-nature.txt} lists it with its reason (a misspelt metric
  * or label makes Prometheus answer "success" with an empty result, so "no error" proves nothing;
  * {@link DashboardQueryCheck}, which {@link ClusterDashboardsIT} runs against a cluster's Prometheus);</li>
- * <li>every metric name the dashboards use appears in a real scrape of the services' /actuator/prometheus.</li>
+ * <li>every metric name the dashboards use appears in a real scrape of the services' /actuator/prometheus;</li>
+ * <li>the admission panels read what the burst did, not just some number ({@link #theAdmissionPanelsShowTheBurst}).</li>
  * </ul>
  * About 1-2 minutes on 2 cores, most of it JVM start-up.
  */
@@ -59,11 +62,30 @@ class DashboardsEndToEndIT {
     static final int LATENCY_MS = 5;
     static final Path WORK = Path.of("target", "e2e").toAbsolutePath();
     static final String ORDERS = "/backoffice/api/v1/backoffice/orders";
+    /**
+     * main-service's admission limit here (fanout.admission.max-in-flight, mode fixed): twice {@link #CONCURRENCY}, so
+     * that the load is never rejected (an async request's permit is released just after its answer has left, when
+     * its client may already send the next), and low enough for a cheap burst to pass it.
+     */
+    static final int ADMISSION_LIMIT = 2 * CONCURRENCY;
+    /** Requests of the burst, sent at once: three times the limit, so that most of them are rejected. */
+    static final int BURST = 3 * ADMISSION_LIMIT;
+    /**
+     * Simulated downstream latency of the burst (ms): the admitted requests hold their permits this long, longer than
+     * a scrape interval, so that a scrape sees the limit reached.
+     */
+    static final int BURST_LATENCY_MS = 2000;
+    static final String OVERLOADED = "503 overloaded";
+    static final String ADMISSION_IN_FLIGHT = "fanout-overview | Admission: requests in flight vs limit: $application";
+    static final String ADMISSION_OUTCOMES =
+            "fanout-overview | Admission: admitted, rejected and expired per second: $application";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private LocalSystem system;
     private LocalPrometheus prometheus;
     private List<String> strategies;
+    /** What the clients of the burst got: "200" or "503 overloaded" to count. */
+    private Map<String, Integer> burst;
 
     @BeforeAll
     void startSystemPrometheusAndLoad() throws Exception {
@@ -71,15 +93,22 @@ class DashboardsEndToEndIT {
         deleteRecursively(WORK);
         // -XX:TieredStopAtLevel=1 starts four JVMs faster on 2 cores; these JVMs are observed, not measured.
         // orders-service on its postgres store (an embedded server), so that the JDBC pool's panels have HikariCP's
-        // series; the other downstreams ignore the orders.* properties
+        // series; the other downstreams ignore the orders.* properties. Its pool holds a connection through each
+        // simulated latency (pg_sleep): as many connections as the admission limit, so that every request of the burst
+        // that main-service admits gets one (with 4, 12 of the 16 failed with 502 after HikariCP's 1 s timeout)
         system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
-                WORK.resolve("logs"), Map.of(), Map.of("orders.store", "postgres", "orders.db.pool-size", "4",
+                WORK.resolve("logs"), Map.of("fanout.admission.mode", "fixed",
+                "fanout.admission.max-in-flight", String.valueOf(ADMISSION_LIMIT)),
+                Map.of("orders.store", "postgres", "orders.db.pool-size", String.valueOf(ADMISSION_LIMIT),
                 "orders.db.data-dir", WORK.resolve("orders-db").toString()),
                 List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
         prometheus = LocalPrometheus.start(prometheusBinary, system.managementPorts(), WORK.resolve("prometheus"));
         awaitPrometheus("count(up == 1)", ServiceDefaults.SERVICES.size(), "all four targets up");
         strategies = strategies();
         int backofficeRequests = drive(strategies);
+        burst = burst();
+        awaitPrometheus("sum(fanout_admission_requests_total{application=\"main-service\", outcome=\"rejected\"})",
+                burst.getOrDefault(OVERLOADED, 0), "the burst's rejections scraped");
         // the last scrape must have happened after the load: it then holds every request
         awaitPrometheus("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\"" + ORDERS + "\"})",
                 backofficeRequests, "every request of the load scraped");
@@ -149,6 +178,44 @@ class DashboardsEndToEndIT {
     }
 
     /**
+     * The admission panels show the burst as it happened, the right values and not only some: in flight reached the
+     * limit and never passed it (the maximum over the last two minutes, which the panel's legend shows as "max"), and
+     * reads 0 now that every request is answered; the limit line is the configured limit; admitted and rejected per
+     * second are above 0, and expired is 0 (virtual request threads: no request waits for one). A rejected query that
+     * selected another outcome, or the sum of them all, would still return data: 0 is a value.
+     */
+    @Test
+    void theAdmissionPanelsShowTheBurst() throws Exception {
+        assertThat(burst.getOrDefault(OVERLOADED, 0)).as("the burst was rejected in part: %s", burst).isPositive();
+        assertThat(prometheus.scalar("sum(fanout_admission_requests_total{application=\"main-service\","
+                + " outcome=\"rejected\"})")).as("rejections counted = 503s the burst's clients got")
+                .isEqualTo((double) burst.get(OVERLOADED));
+        Query inFlight = panelQuery(ADMISSION_IN_FLIGHT + " | A");
+        assertThat(panelValue(inFlight.promql())).as(inFlight.where() + " now, every request answered").isZero();
+        assertThat(panelValue("max_over_time((" + inFlight.promql() + ")[2m:500ms])"))
+                .as(inFlight.where() + ", its maximum over the burst").isEqualTo(ADMISSION_LIMIT);
+        assertThat(panelValue(panelQuery(ADMISSION_IN_FLIGHT + " | B").promql())).as("the limit line")
+                .isEqualTo(ADMISSION_LIMIT);
+        assertThat(panelValue(panelQuery(ADMISSION_OUTCOMES + " | A").promql())).as("admitted per second").isPositive();
+        assertThat(panelValue(panelQuery(ADMISSION_OUTCOMES + " | B").promql())).as("rejected per second").isPositive();
+        assertThat(panelValue(panelQuery(ADMISSION_OUTCOMES + " | C").promql())).as("expired per second").isZero();
+    }
+
+    /** @throws AssertionError when no dashboard has a query at {@code where} ("uid | panel title | refId") */
+    private static Query panelQuery(String where) {
+        return Dashboards.queries().stream().filter(q -> q.where().equals(where)).findFirst()
+                .orElseThrow(() -> new AssertionError("no dashboard query " + where));
+    }
+
+    /** @return the value of main-service's one series in the result of {@code promql}; fails on another answer */
+    private double panelValue(String promql) throws Exception {
+        JsonNode result = prometheus.query(promql);
+        assertThat(result).as("one series for main-service: " + promql).hasSize(1);
+        assertThat(result.get(0).path("metric").path("application").asString()).as(promql).isEqualTo("main-service");
+        return Double.parseDouble(result.get(0).path("value").get(1).asString());
+    }
+
+    /**
      * @return whether the series come from elsewhere: {@code up} from Prometheus itself, {@code container_*} from
      *         cAdvisor (the kubelet; Kubernetes only, where ClusterDashboardsIT requires their data)
      */
@@ -198,6 +265,39 @@ class DashboardsEndToEndIT {
         statuses.forEach((k, v) -> actual.put(k, v.get()));
         assertThat(actual).as("strategy and status of every request").isEqualTo(expected);
         return calls.size() + 1;
+    }
+
+    /**
+     * {@link #BURST} requests at once on scopeFork, each holding its permit {@link #BURST_LATENCY_MS}: the first
+     * {@link #ADMISSION_LIMIT} are admitted, the others answered 503 overloaded.
+     *
+     * @return "200" and {@link #OVERLOADED} to how many of the burst got each; fails on any other answer
+     */
+    private Map<String, Integer> burst() throws Exception {
+        URI uri = system.mainBaseUrl().resolve(ORDERS + "?concurrency=scopeFork&latencyMs=" + BURST_LATENCY_MS);
+        Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(BURST)) {
+            for (int i = 0; i < BURST; i++) {
+                pool.submit(() -> {
+                    start.await();
+                    String answer;
+                    try {
+                        HttpResponse<String> response = get(uri);
+                        answer = response.statusCode() + (response.statusCode() == 503
+                                && response.body().contains("overloaded") ? " overloaded" : "");
+                    } catch (IOException e) {
+                        answer = e.toString();
+                    }
+                    return answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+                });
+            }
+            start.countDown();
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        answers.forEach((k, v) -> counts.put(k, v.get()));
+        assertThat(counts).as("answers to the burst").containsOnlyKeys("200", OVERLOADED);
+        return counts;
     }
 
     private void awaitPrometheus(String promql, double atLeast, String what) throws Exception {
