@@ -2,15 +2,16 @@
 # Past capacity (docs/overload.md): ./lab up with a 512 MiB heap, 2 s downstream latency and a pool of 30,000, a burst
 # of CLIENTS hey clients on one strategy for 30 s, then one request a second for 10 s. Prints hey's answers by status
 # and its errors (client timeouts, connection errors), main-service's peak RSS during the
-# burst, whether it is alive, its OutOfMemoryErrors, and the seconds from the burst's end to the first normal answer.
-# Give ./lab up options after --, e.g. --profile platform, --admission off.
+# burst, whether it is alive, its OutOfMemoryErrors, the seconds from the burst's end to the first normal answer, and
+# the CPU seconds main-service and hey spent in the burst (of the 60 two cores have in 30 s).
+# Give ./lab up options after --, e.g. --profile platform, --admission off; HEAP=128m in the environment for another heap.
 # Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
 #   e.g. scripts/overload-probe.sh scopeFork 6000 -- --profile platform
 # Needs: hey, jq, curl; stops a running ./lab up first (its own services) and leaves none running. The load is bounded:
 # 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 7,8p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 8,9p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage
 strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }
@@ -22,7 +23,8 @@ command -v hey >/dev/null && command -v jq >/dev/null || { echo "needs hey and j
 ulimit -n "$(ulimit -Hn)"
 
 ./lab down >/dev/null 2>&1 || true
-./lab up --latency-ms 2000 --pool-size 30000 --jvm-option=-Xms512m --jvm-option=-Xmx512m "$@"
+heap=${HEAP:-512m}
+./lab up --latency-ms 2000 --pool-size 30000 --jvm-option=-Xms$heap --jvm-option=-Xmx$heap "$@"
 main=$(jq -r '.processes["main-service"].pid' .lab/run/system.json)
 trap './lab down >/dev/null 2>&1 || true' EXIT
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
@@ -30,9 +32,16 @@ curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl 
 log=.lab/logs/main-service.log
 ooms_before=$(grep -c OutOfMemoryError "$log" || true)
 
+# connections the kernel dropped because main-service's accept queue was full (server.tomcat.accept-count): their
+# clients see a connection, send their request and wait for an answer that never comes
+overflows() { nstat -az TcpExtListenOverflows 2>/dev/null | awk '/ListenOverflows/ {print $2}' || echo 0; }
+overflows_before=$(overflows)
+# CPU seconds (user + system) a process has spent: where two cores went during the burst
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) / hz}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+main_cpu_before=$(cpu_s "$main")
 out=$(mktemp)
 echo "burst: hey -z 30s -t 20 -c $clients '$url'"
-hey -z 30s -t 20 -c "$clients" "$url" >"$out" 2>&1 &
+/usr/bin/time -f "hey itself: %U s user + %S s system CPU" hey -z 30s -t 20 -c "$clients" "$url" >"$out" 2>&1 &
 load=$!
 peak=0
 while kill -0 "$load" 2>/dev/null; do   # main-service's RSS each second (MiB)
@@ -42,7 +51,12 @@ while kill -0 "$load" 2>/dev/null; do   # main-service's RSS each second (MiB)
 done
 wait "$load" || true
 end=$(date +%s.%N)
-sed -n '/Status code distribution/,$p' "$out"
+main_cpu=$(( $(cpu_s "$main") - main_cpu_before ))
+# hey lists each failed connection's error apart (its port differs): summed by kind
+sed -n '/Status code distribution/,$p' "$out" | sed -E 's/Get "[^"]*": //; s/127\.0\.0\.1:[0-9]+->//' \
+  | awk '/^ +\[[0-9]+\]/ { n = substr($1, 2, length($1) - 2); $1 = ""; sum[$0] += n; next }
+         { for (k in sum) printf "  [%d]\t%s\n", sum[k], k; delete sum; print }
+         END { for (k in sum) printf "  [%d]\t%s\n", sum[k], k }' 
 
 first=none
 for i in $(seq 1 10); do   # one request a second: the first 200 after the burst
@@ -54,7 +68,8 @@ done
 alive=no; kill -0 "$main" 2>/dev/null && alive=yes
 ooms=$(( $(grep -c OutOfMemoryError "$log" || true) - ooms_before ))
 echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines in its log: $ooms," \
-     "first normal answer ${first} s after the burst"
+     "first normal answer ${first} s after the burst; accept-queue overflows: $(( $(overflows) - overflows_before ));" \
+     "its CPU during the burst: ${main_cpu} s"
 curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
   | grep -E '^fanout_admission_(requests_total|in_flight|limit)' || true
 rm -f "$out"

@@ -63,7 +63,7 @@ final class KnobOptions {
     @Option(names = "--admission", paramLabel = "MODE", description = "main-service's limit on requests in flight:"
             + " ${COMPLETION-CANDIDATES}; fixed holds --max-in-flight, adaptive moves between 20 and it (Netflix"
             + " Gradient2); off admits every request, up to OutOfMemoryError (default: fixed at the ceiling, max heap"
-            + " x 0.5 / 256 KiB; docs/overload.md)")
+            + " x 0.4 / 256 KiB; docs/overload.md)")
     Admission admission;
 
     @Option(names = "--max-in-flight", paramLabel = "N", description = "with --admission fixed or adaptive (or the"

@@ -48,8 +48,8 @@ public final class Admission {
         Integer max = properties.maxInFlight();
         if (mode != Mode.OFF && max != null && max > ceiling) {
             throw new IllegalArgumentException("fanout.admission.max-in-flight " + max + " is above what the heap"
-                    + " holds: " + ceiling + " requests in flight (max heap " + (maxHeapBytes >> 20) + " MiB × "
-                    + properties.heapShare() + " ÷ " + properties.bytesPerRequest().toKilobytes() + " KiB per"
+                    + " holds: " + ceiling + " requests in flight (max heap " + (maxHeapBytes >> 20) + " MiB x "
+                    + properties.heapShare() + " / " + properties.bytesPerRequest().toKilobytes() + " KiB per"
                     + " request). Give a lower limit, a larger heap (-Xmx), or fanout.admission.mode=off to measure"
                     + " past it on purpose");
         }

@@ -1,11 +1,14 @@
 package lab.fanout.main.admission;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.config.AdmissionProperties;
 import lab.fanout.main.config.FanoutProperties;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.coyote.AbstractProtocol;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import tools.jackson.databind.ObjectMapper;
@@ -16,17 +19,23 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
 import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 /**
- * Admission control on the fan-out API ({@code /backoffice/api/*}); the probes ({@code /livez}, {@code /readyz}) and
+ * Admission control on the fan-out API ({@code /backoffice/api/*}), and Tomcat's open connections capped by the heap;
+ * the probes ({@code /livez}, {@code /readyz}) and
  * the management port are never limited, so that an overloaded main-service still reports itself alive.
  */
 @Configuration(proxyBeanMethods = false)
 class AdmissionConfig {
+
+    private static final Log log = LogFactory.getLog(AdmissionConfig.class);
 
     @Bean
     Admission admission(AdmissionProperties properties, MeterRegistry meters) {
@@ -45,8 +54,31 @@ class AdmissionConfig {
     }
 
     @Bean
-    InfoContributor admissionInfo(Admission admission) {
-        return builder -> builder.withDetail("admission", admission.info());
+    InfoContributor admissionInfo(Admission admission, AdmissionProperties properties) {
+        return builder -> {
+            var info = new LinkedHashMap<>(admission.info());
+            info.put("connectionCeiling", properties.connectionCeiling(Runtime.getRuntime().maxMemory()));
+            builder.withDetail("admission", info);
+        };
+    }
+
+    /**
+     * Lowers Tomcat's {@code maxConnections} to what the heap holds ({@link AdmissionProperties#connectionCeiling});
+     * a connection past it waits in the kernel's accept queue ({@code server.tomcat.accept-count}) until one closes.
+     * Added last, after Boot's customizer has set {@code server.tomcat.max-connections}.
+     */
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionCeiling(AdmissionProperties properties) {
+        int ceiling = properties.connectionCeiling(Runtime.getRuntime().maxMemory());
+        return factory -> factory.addConnectorCustomizers(connector -> {
+            if (connector.getProtocolHandler() instanceof AbstractProtocol<?> protocol
+                    && protocol.getMaxConnections() > ceiling) {
+                log.info("server.tomcat.max-connections " + protocol.getMaxConnections() + " lowered to "
+                        + ceiling + ", what the heap holds (fanout.admission.connection-heap-share)");
+                protocol.setMaxConnections(ceiling);
+            }
+        });
     }
 
     /** Platform request threads: Tomcat's pool, recording when each request began to wait ({@link QueuedRequests}). */

@@ -21,7 +21,10 @@ import org.springframework.validation.annotation.Validated;
  * {@code FANOUT_ADMISSION_MODE}, {@code FANOUT_ADMISSION_MAX_IN_FLIGHT}, ...
  * <p>
  * Whatever the mode, no limit exceeds the <em>ceiling</em>, what the heap holds: {@code maxHeap × heapShare ÷
- * bytesPerRequest}, so that no burst can drive main-service into OutOfMemoryError.
+ * bytesPerRequest}; and Tomcat keeps no more connections open than {@code maxHeap × connectionHeapShare ÷
+ * bytesPerConnection} (or {@code server.tomcat.max-connections} if lower), because an open connection costs heap too
+ * whether its request is admitted or not. Together they leave the rest of the heap to the service itself (about
+ * 30 MiB live) and the collector, so that no burst can drive main-service into OutOfMemoryError (docs/overload.md).
  *
  * @param mode            {@code off}: no limit (the footprint preset's 10,000 in flight); {@code fixed}: at most
  *                        {@code maxInFlight}; {@code adaptive}: Netflix concurrency-limits' Gradient2 limit, which
@@ -32,8 +35,13 @@ import org.springframework.validation.annotation.Validated;
  * @param bytesPerRequest heap one request in flight may take, for the ceiling (default 256KB: above the 95-198 KiB the
  *                        footprint preset measured per request in flight, docs/results.md; the burst's own cost,
  *                        docs/overload.md)
- * @param heapShare       the share of the max heap the requests in flight may fill, 0.05..0.9, for the ceiling; the
- *                        rest is the service's own (about 60 MiB) and the collector's room (default 0.5)
+ * @param heapShare       the share of the max heap the requests in flight may fill, 0.05..0.6, for the ceiling
+ *                        (default 0.4)
+ * @param bytesPerConnection heap one open connection takes, for the connection ceiling (default 24KB: 16-22 KiB
+ *                        measured per connection at 6,000 open, Tomcat's 8 KiB read and write buffers and the request's
+ *                        parsing state, docs/overload.md)
+ * @param connectionHeapShare the share of the max heap open connections may fill, 0.05..0.4 (default 0.3: 6,553
+ *                        connections at 512 MiB, 10,000 or more from 781 MiB)
  * @param retryAfter      the {@code Retry-After} of a 503 overloaded, whole seconds (default 1s)
  */
 @Validated
@@ -41,7 +49,10 @@ import org.springframework.validation.annotation.Validated;
 public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
                                   @Nullable @Positive Integer maxInFlight,
                                   @NotNull @DefaultValue("256KB") DataSize bytesPerRequest,
-                                  @DecimalMin("0.05") @DecimalMax("0.9") @DefaultValue("0.5") double heapShare,
+                                  @DecimalMin("0.05") @DecimalMax("0.6") @DefaultValue("0.4") double heapShare,
+                                  @NotNull @DefaultValue("24KB") DataSize bytesPerConnection,
+                                  @DecimalMin("0.05") @DecimalMax("0.4") @DefaultValue("0.3")
+                                  double connectionHeapShare,
                                   @NotNull @DefaultValue("1s") Duration retryAfter) implements Knobs {
 
     /** How the limit on requests in flight is set. */
@@ -52,6 +63,19 @@ public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
      * @return the most requests in flight the heap holds: {@code maxHeapBytes × heapShare ÷ bytesPerRequest}, at least 1
      */
     public int ceiling(long maxHeapBytes) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxHeapBytes * heapShare / bytesPerRequest.toBytes()));
+        return share(maxHeapBytes, heapShare, bytesPerRequest);
+    }
+
+    /**
+     * @param maxHeapBytes the JVM's max heap, bytes
+     * @return the most connections the heap holds open: {@code maxHeapBytes × connectionHeapShare ÷
+     *         bytesPerConnection}, at least 1
+     */
+    public int connectionCeiling(long maxHeapBytes) {
+        return share(maxHeapBytes, connectionHeapShare, bytesPerConnection);
+    }
+
+    private static int share(long maxHeapBytes, double share, DataSize each) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, maxHeapBytes * share / each.toBytes()));
     }
 }

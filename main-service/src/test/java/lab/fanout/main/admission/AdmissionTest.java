@@ -18,16 +18,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The limit on requests in flight, on a fake clock: fixed, adaptive (Gradient2) under the ceiling, and off. */
 class AdmissionTest {
 
-    private static final long HEAP = 512L << 20;   // 512 MiB: ceiling 512 MiB x 0.5 / 256 KiB = 1,024
+    private static final long HEAP = 512L << 20;   // 512 MiB: ceiling 512 MiB x 0.4 / 256 KiB = 819
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private long now;
 
     @Test
-    void theCeilingIsWhatHalfTheHeapHoldsAtTheBytesPerRequest() {
-        assertThat(properties(Mode.FIXED, null).ceiling(HEAP)).isEqualTo(1024);
-        assertThat(properties(Mode.FIXED, null).ceiling(1L << 30)).isEqualTo(2048);
-        assertThat(admission(Mode.FIXED, null).limit()).contains(1024);
+    void theCeilingsAreWhatTheirShareOfTheHeapHolds() {
+        assertThat(properties(Mode.FIXED, null).ceiling(HEAP)).isEqualTo(819);
+        assertThat(properties(Mode.FIXED, null).ceiling(1L << 30)).isEqualTo(1638);
+        assertThat(admission(Mode.FIXED, null).limit()).contains(819);
+        assertThat(properties(Mode.FIXED, null).connectionCeiling(HEAP)).as("512 MiB x 0.3 / 24 KiB").isEqualTo(6553);
     }
 
     @Test
@@ -46,9 +47,9 @@ class AdmissionTest {
 
     @Test
     void aLimitAboveTheCeilingStopsTheStartWithTheFix() {
-        assertThatThrownBy(() -> admission(Mode.FIXED, 1025))
+        assertThatThrownBy(() -> admission(Mode.FIXED, 820))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("1025 is above what the heap holds: 1024")
+                .hasMessageContaining("820 is above what the heap holds: 819")
                 .hasMessageContaining("-Xmx").hasMessageContaining("fanout.admission.mode=off");
     }
 
@@ -57,7 +58,7 @@ class AdmissionTest {
         Admission admission = admission(Mode.OFF, null);
         admitAll(admission, 5000);
 
-        assertThat(admission.inFlight()).isEqualTo(5000);
+        assertThat(admission.inFlight()).as("past the ceiling of 819").isEqualTo(5000);
         assertThat(admission.limit()).isEmpty();
         assertThat(meters.find("fanout.admission.limit").gauge()).isNull();
     }
@@ -107,6 +108,7 @@ class AdmissionTest {
     }
 
     private static AdmissionProperties properties(Mode mode, Integer maxInFlight) {
-        return new AdmissionProperties(mode, maxInFlight, DataSize.ofKilobytes(256), 0.5, Duration.ofSeconds(1));
+        return new AdmissionProperties(mode, maxInFlight, DataSize.ofKilobytes(256), 0.4, DataSize.ofKilobytes(24), 0.3,
+                Duration.ofSeconds(1));
     }
 }
