@@ -30,7 +30,7 @@ trap './lab down >/dev/null 2>&1 || true' EXIT
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
 log=.lab/logs/main-service.log
-ooms_before=$(grep -c OutOfMemoryError "$log" || true)
+ooms_before=$(grep -c java.lang.OutOfMemoryError "$log" || true)
 
 # connections the kernel dropped because main-service's accept queue was full (server.tomcat.accept-count): their
 # clients see a connection, send their request and wait for an answer that never comes
@@ -66,7 +66,7 @@ for i in $(seq 1 10); do   # one request a second: the first 200 after the burst
   sleep 1
 done
 alive=no; kill -0 "$main" 2>/dev/null && alive=yes
-ooms=$(( $(grep -c OutOfMemoryError "$log" || true) - ooms_before ))
+ooms=$(( $(grep -c java.lang.OutOfMemoryError "$log" || true) - ooms_before ))
 echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines in its log: $ooms," \
      "first normal answer ${first} s after the burst; accept-queue overflows: $(( $(overflows) - overflows_before ));" \
      "its CPU during the burst: ${main_cpu} s"

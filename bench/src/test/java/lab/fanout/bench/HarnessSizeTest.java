@@ -37,7 +37,9 @@ class HarnessSizeTest {
     // 8,110 until ./lab charts: a result's charts drawn anew from its results.csv (ResultsCsv.read, Redraw, +244)
     // and bar labels upright under their bars (+6)
     // 8,360 until the live heap was counted in the full GC's safepoint, not read after it (Footprint, +6)
-    static final int LIMIT = 8_366;
+    // 8,366 until ./lab up --admission and --max-in-flight, and -XX:+ExitOnOutOfMemoryError for every service the
+    // lab starts, left out of a run's own JVM options (issue 37, +32)
+    static final int LIMIT = 8_398;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

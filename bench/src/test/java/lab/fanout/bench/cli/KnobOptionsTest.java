@@ -10,7 +10,10 @@ import picocli.CommandLine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Issue 27: ./lab up --breaker turns main-service's circuit breakers on, and says so in its knobs. */
+/**
+ * Issue 27: ./lab up --breaker turns main-service's circuit breakers on, and says so in its knobs; issue 37:
+ * --admission and --max-in-flight reach main-service as its fanout.admission properties.
+ */
 class KnobOptionsTest {
 
     private static KnobOptions parse(String... args) {
@@ -61,5 +64,24 @@ class KnobOptionsTest {
                 .hasMessageContaining("must not hold a password");
         assertThatThrownBy(() -> parse("--orders-store", "postgres", "--db-pool", "0")
                 .apply(LaunchSpec.defaults(Path.of(".")))).hasMessage("--db-pool must be in 1..1000, was 0");
+    }
+
+    @Test
+    void admissionAndItsLimitReachMainServiceAsSystemProperties() {
+        KnobOptions knobs = parse("--admission", "adaptive", "--max-in-flight", "300");
+        assertThat(knobs.apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs())
+                .containsExactly("-Dfanout.admission.mode=adaptive", "-Dfanout.admission.max-in-flight=300");
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --admission adaptive --max-in-flight 300");
+        assertThat(parse("--admission", "off").apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs())
+                .containsExactly("-Dfanout.admission.mode=off");
+    }
+
+    @Test
+    void aLimitWithAdmissionOffOrBelowOneIsRefusedWithTheFix() {
+        assertThatThrownBy(() -> parse("--admission", "off", "--max-in-flight", "10")
+                .apply(LaunchSpec.defaults(Path.of(".")))).hasMessageContaining("off has none");
+        assertThatThrownBy(() -> parse("--max-in-flight", "0").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessage("--max-in-flight must be 1 or more, was 0");
+        assertThatThrownBy(() -> parse("--admission", "sometimes")).hasMessageContaining("off, fixed, adaptive");
     }
 }
