@@ -15,6 +15,7 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.actuate.info.InfoContributor;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
@@ -81,9 +82,13 @@ class AdmissionConfig {
         });
     }
 
-    /** Platform request threads: Tomcat's pool, recording when each request began to wait ({@link QueuedRequests}). */
+    /**
+     * Platform request threads with {@code fanout.admission.expire-queued}: Tomcat's pool, recording when each request
+     * began to wait ({@link QueuedRequests}).
+     */
     @Bean
     @ConditionalOnThreading(Threading.PLATFORM)
+    @ConditionalOnBooleanProperty("fanout.admission.expire-queued")
     QueueTimedPool queueTimedPool(TomcatServerProperties tomcat) {
         return new QueueTimedPool(tomcat.getThreads());
     }

@@ -18,7 +18,9 @@ import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
  * {@link AdmissionFilter} can answer a request that waited past its deadline without starting it.
  * <p>
  * Virtual request threads do not queue here (each request gets a new thread at once), so this applies to the
- * {@code platform} profile only.
+ * {@code platform} profile only, and only with {@code fanout.admission.expire-queued}: Tomcat reports the max
+ * threads of a pool it did not create as -1 ({@code AbstractEndpoint.getMaxThreads}), so
+ * {@code tomcat_threads_config_max_threads} and the dashboards' platform thread bound go empty while it is on.
  */
 public final class QueuedRequests {
 

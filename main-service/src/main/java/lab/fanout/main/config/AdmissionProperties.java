@@ -43,6 +43,10 @@ import org.springframework.validation.annotation.Validated;
  * @param connectionHeapShare the share of the max heap open connections may fill, 0.05..0.4 (default 0.3: 6,553
  *                        connections at 512 MiB, 10,000 or more from 781 MiB)
  * @param retryAfter      the {@code Retry-After} of a 503 overloaded, whole seconds (default 1s)
+ * @param expireQueued    platform request threads: answer a request that waited for a thread past the deadline 503
+ *                        overloaded without starting it (default false: it needs a Tomcat pool of main-service's own,
+ *                        and Tomcat then reports its max threads as -1, as under virtual threads, which empties the
+ *                        dashboards' platform thread bound; docs/overload.md)
  */
 @Validated
 @ConfigurationProperties("fanout.admission")
@@ -53,7 +57,8 @@ public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
                                   @NotNull @DefaultValue("24KB") DataSize bytesPerConnection,
                                   @DecimalMin("0.05") @DecimalMax("0.4") @DefaultValue("0.3")
                                   double connectionHeapShare,
-                                  @NotNull @DefaultValue("1s") Duration retryAfter) implements Knobs {
+                                  @NotNull @DefaultValue("1s") Duration retryAfter,
+                                  @DefaultValue("false") boolean expireQueued) implements Knobs {
 
     /** How the limit on requests in flight is set. */
     public enum Mode { OFF, FIXED, ADAPTIVE }

@@ -109,6 +109,6 @@ class AdmissionTest {
 
     private static AdmissionProperties properties(Mode mode, Integer maxInFlight) {
         return new AdmissionProperties(mode, maxInFlight, DataSize.ofKilobytes(256), 0.4, DataSize.ofKilobytes(24), 0.3,
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1), false);
     }
 }
