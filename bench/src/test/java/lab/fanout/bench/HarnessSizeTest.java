@@ -39,7 +39,9 @@ class HarnessSizeTest {
     // 8,360 until the live heap was counted in the full GC's safepoint, not read after it (Footprint, +6)
     // 8,366 until ./lab up --admission and --max-in-flight, and -XX:+ExitOnOutOfMemoryError for every service the
     // lab starts, left out of a run's own JVM options (issue 37, +32)
-    static final int LIMIT = 8_398;
+    // 8,398 until issue 37's overload preset: vegeta past the bound and a spike, a main-service that may die and is
+    // started again, the shed/other split by problem type, the heap after GC from -Xlog:gc, recovery (+997)
+    static final int LIMIT = 9_395;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

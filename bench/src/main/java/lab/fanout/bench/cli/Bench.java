@@ -29,6 +29,7 @@ import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.JvmOptions;
 import lab.fanout.bench.model.ServiceDefaults;
+import lab.fanout.bench.overload.OverloadPreset;
 import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.report.Report;
 import lab.fanout.bench.report.ResultsCsv;
@@ -57,6 +58,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 5 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
+                "  ./lab bench --preset overload --forks 3   (past capacity, 0.5x to 10x the bound and a spike:"
+                        + " about an hour per fork; --dry-run lists it)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
                 "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 15 min)",
                 "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
@@ -79,8 +82,9 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--preset", paramLabel = "NAME",
             description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning,"
-                    + " database or faults (default: quick unless --matrix); faults is not a throughput matrix but the"
-                    + " failure-mode table per strategy (faults.md)")
+                    + " database, faults or overload (default: quick unless --matrix); faults is not a throughput"
+                    + " matrix but the failure-mode table per strategy (faults.md); overload offers 0.5x to 10x the"
+                    + " bound and a spike with admission off, fixed and adaptive (overload.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",
@@ -150,6 +154,9 @@ public final class Bench implements Callable<Integer> {
         checkOptions();
         if (MatrixFile.FAULTS.equals(preset)) {
             return faults(ws);
+        }
+        if (MatrixFile.OVERLOAD.equals(preset)) {
+            return overload(ws);
         }
         Matrix matrix = matrix();
         List<Cell> cells = matrix.cells();
@@ -377,6 +384,25 @@ public final class Bench implements Callable<Integer> {
         Path dir = out != null ? out : ws.results().resolve(timestamp() + "-faults");
         FaultsPreset.run(ws.repo(), dir, System.out);
         System.out.println("wrote " + dir.resolve("faults.md"));
+        return 0;
+    }
+
+    /** {@code --preset overload}: past capacity, on services it starts and restarts (lab.fanout.bench.overload). */
+    private int overload(Workspace ws) throws InterruptedException {
+        if (matrixFile != null || baseUrl != null || rate != null || repetitions != null || !mainProperties.isEmpty()
+                || !jvmOptions.isEmpty()) {
+            throw bad("--preset overload takes only --forks, --profile, --out and --dry-run: it starts its own"
+                    + " services with its own knobs (bench/src/main/java/lab/fanout/bench/overload/OverloadCell.java)");
+        }
+        List<String> profiles = profile == null ? ServiceDefaults.PROFILES : List.of(profile.name());
+        if (dryRun) {
+            OverloadPreset.plan(profiles, forks).forEach(System.out::println);
+            return 0;
+        }
+        Charts.initialize();
+        Path dir = out != null ? out : ws.results().resolve(timestamp() + "-overload");
+        OverloadPreset.run(ws.repo(), dir, profiles, forks, System.out);
+        System.out.println("wrote " + dir.resolve("overload.md") + ", overload.csv and the charts");
         return 0;
     }
 

@@ -3,10 +3,12 @@ package lab.fanout.bench.driver;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -43,16 +45,27 @@ public final class VegetaDriver extends LoadDriver {
     private static final Duration ENCODE_TIMEOUT = Duration.ofMinutes(30);
 
     private final Optional<Path> executable;
+    private final int maxBodyBytes;
 
-    /** Finds vegeta on PATH, else in $GOPATH/bin, ~/go/bin or {@code go env GOPATH}/bin. */
+    /** Finds vegeta on PATH, else in $GOPATH/bin, ~/go/bin or {@code go env GOPATH}/bin; keeps no body. */
     public VegetaDriver() {
-        this(locate());
+        this(locate(), 0);
+    }
+
+    /** @param maxBodyBytes how much of each answer's body to keep ({@code -max-body}), e.g. for a problem's type */
+    public VegetaDriver(int maxBodyBytes) {
+        this(locate(), maxBodyBytes);
     }
 
     /** @param executable the vegeta binary, or empty: {@link #requireInstalled()} then says how to install it */
     public VegetaDriver(Optional<Path> executable) {
+        this(executable, 0);
+    }
+
+    private VegetaDriver(Optional<Path> executable, int maxBodyBytes) {
         super("vegeta", INSTALL, ".vegeta.txt");
         this.executable = executable;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -82,10 +95,10 @@ public final class VegetaDriver extends LoadDriver {
 
     /**
      * @return {@code -rate} whole req/s for requests ÷ rate (or the load's duration), the load's concurrency as the
-     *         initial {@code -workers} only, bodies not kept
+     *         initial {@code -workers} only, bodies kept up to {@code maxBodyBytes}
      * @throws IllegalArgumentException for a closed-loop load or a rate that is not a whole number of req/s
      */
-    private static List<String> options(Load load) {
+    private List<String> options(Load load) {
         Double rate = load.ratePerSecond();
         if (rate == null) {
             throw new IllegalArgumentException("vegeta runs the open model: the load needs a rate (ratesPerSecond)");
@@ -96,7 +109,8 @@ public final class VegetaDriver extends LoadDriver {
         long durationMs = load.requests() != null ? Math.round(1000.0 * load.requests() / rate)
                 : 1000L * load.durationSeconds();
         return List.of("-rate", Math.round(rate) + "/1s", "-duration", durationMs + "ms", "-timeout",
-                load.timeoutSeconds() + "s", "-workers", Integer.toString(load.concurrency()), "-max-body", "0");
+                load.timeoutSeconds() + "s", "-workers", Integer.toString(load.concurrency()), "-max-body",
+                Integer.toString(maxBodyBytes));
     }
 
     @Override
@@ -135,20 +149,27 @@ public final class VegetaDriver extends LoadDriver {
     /**
      * One request as vegeta reports it: when a worker began it (ns since the epoch; not when it was due), its HTTP
      * status (0: no answer, i.e. refused, reset or timed out), the ns from that start to the end of the answer or
-     * error, vegeta's error text ("" when none) and the hit's number (0-based, in the order hits began).
+     * error, vegeta's error text ("" when none), the hit's number (0-based, in the order hits began) and the first
+     * bytes of the answer's body ("" with {@code -max-body 0}).
      */
-    record Result(long timestampNanos, int code, long latencyNanos, String error, long seq) {
+    public record Result(long timestampNanos, int code, long latencyNanos, String error, long seq, String body) {
+
+        /** Without the body (vegeta ran with {@code -max-body 0}). */
+        public Result(long timestampNanos, int code, long latencyNanos, String error, long seq) {
+            this(timestampNanos, code, latencyNanos, error, seq, "");
+        }
     }
 
     /** @return the results in {@code vegeta encode --to csv} output (no header; 12 fields a row) */
-    static List<Result> readCsv(Path csv) {
+    public static List<Result> readCsv(Path csv) {
         return readCsv("vegeta", csv, CSVFormat.DEFAULT.builder().setIgnoreEmptyLines(true).get(), row -> {
             if (row.size() != 12) {
                 throw new IllegalStateException("line " + row.getRecordNumber() + " has " + row.size()
                         + " fields, vegeta's CSV has 12");
             }
             return new Result(Long.parseLong(row.get(0)), Integer.parseInt(row.get(1)), Long.parseLong(row.get(2)),
-                    row.get(5), Long.parseLong(row.get(8)));
+                    row.get(5), Long.parseLong(row.get(8)), new String(Base64.getDecoder().decode(row.get(6)),
+                    StandardCharsets.UTF_8));
         });
     }
 
@@ -166,8 +187,7 @@ public final class VegetaDriver extends LoadDriver {
             throw new IllegalStateException("vegeta reported no request");
         }
         double intervalNanos = 1e9 / ratePerSecond;
-        double began = results.stream().mapToDouble(r -> r.timestampNanos() - (r.seq() + 1) * intervalNanos).min()
-                .orElseThrow();
+        double began = began(results, ratePerSecond);
         Histogram fromDue = DriverRun.histogram();
         Histogram fromSend = DriverRun.histogram();
         SortedMap<String, Long> errors = new TreeMap<>();
@@ -191,6 +211,17 @@ public final class VegetaDriver extends LoadDriver {
         }
         return new DriverRun(results.size(), fromDue.getTotalCount(), ok, errors, (lastEnd - began) / 1e9, fromDue,
                 ratePerSecond, fromSend);
+    }
+
+    /**
+     * @return when the attack began, ns since the epoch: the least {@code Timestamp(i) − (i + 1) ÷ rate} (see the class
+     *         comment); hit i was due at {@code began + (i + 1) ÷ rate}
+     * @throws java.util.NoSuchElementException for no result
+     */
+    public static double began(List<Result> results, double ratePerSecond) {
+        double intervalNanos = 1e9 / ratePerSecond;
+        return results.stream().mapToDouble(r -> r.timestampNanos() - (r.seq() + 1) * intervalNanos).min()
+                .orElseThrow();
     }
 
     /** @return whether {@link #locate} finds vegeta */

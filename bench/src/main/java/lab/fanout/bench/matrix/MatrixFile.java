@@ -35,6 +35,8 @@ public final class MatrixFile {
             "overhead", "tail", "cpu", "footprint", "pinning", "database");
     /** The preset that is a failure-mode run, not a matrix. */
     public static final String FAULTS = "faults";
+    /** The preset that offers load past capacity and may kill main-service: cells of its own, not a matrix. */
+    public static final String OVERLOAD = "overload";
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
     /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */
@@ -57,6 +59,7 @@ public final class MatrixFile {
         if (!PRESETS.contains(name)) {
             List<String> all = new ArrayList<>(PRESETS);
             all.add(FAULTS);
+            all.add(OVERLOAD);
             throw new IllegalArgumentException("preset '" + name + "' is not one of " + all);
         }
         try (InputStream in = MatrixFile.class.getResourceAsStream("/matrices/" + name + ".yaml")) {

@@ -30,7 +30,7 @@ class MatrixFileTest {
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
                 + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning, database,"
-                + " faults]");
+                + " faults, overload]");
     }
 
     @Test

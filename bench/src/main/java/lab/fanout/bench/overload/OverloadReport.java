@@ -1,0 +1,285 @@
+package lab.fanout.bench.overload;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+import javax.imageio.ImageIO;
+
+import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.system.Environment;
+import org.apache.commons.csv.CSVFormat;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The overload preset's results: {@code overload.csv}, a row per cell and fork written as each ends;
+ * {@code overload.md}, a table per profile with each figure's median over the forks and its interval
+ * ({@link Stats#interval}); and per profile {@code overload-<profile>.png}, goodput and the admitted requests' p99
+ * against the offered rate.
+ */
+final class OverloadReport {
+
+    static final String CSV = "overload.csv";
+    static final String MARKDOWN = "overload.md";
+    private static final List<String> HEADER = List.of("fork", "profile", "admission", "strategy", "shape",
+            "offered_per_s", "bound_per_s", "sent", "ok", "shed", "other_errors", "errors", "goodput_per_s",
+            "p50_ok_ms", "p99_ok_ms", "p99_shed_ms", "peak_heap_after_gc_mib", "survived", "oom_errors",
+            "recovery_s", "drained", "machine_busy_percent", "others_cpu_percent");
+    private static final Color[] STRATEGY_COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c)};
+    private static final Map<String, BasicStroke> MODE_LINES = Map.of(
+            "off", new BasicStroke(2f),
+            "fixed", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 4f}, 0f),
+            "adaptive", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f},
+                    0f));
+
+    /**
+     * One cell in one fork.
+     *
+     * @param drained       main-service held no request within 30 s of the load's end (else it got a new JVM)
+     * @param busyPercent   the machine's cores busy during the load, %, or null
+     * @param othersPercent the part of that not ours (services, vegeta, harness), %, or null
+     */
+    record Row(int fork, OverloadCell cell, Outcomes outcomes, Double peakHeapMiB, boolean survived, int oomErrors,
+               boolean drained, Double busyPercent, Double othersPercent) {
+
+        double shedShare() {
+            return share(outcomes.shed());
+        }
+
+        double otherShare() {
+            return share(outcomes.otherErrorCount());
+        }
+
+        private double share(long n) {
+            return outcomes.sent() == 0 ? Double.NaN : (double) n / outcomes.sent();
+        }
+
+        String summary() {
+            Outcomes o = outcomes;
+            return String.format(Locale.ROOT, "goodput %.1f req/s of %.0f offered (bound %.0f), shed %.0f %%, other"
+                            + " errors %.0f %% %s, admitted p99 %s ms, peak heap after GC %s MiB, %s",
+                    o.goodputPerSecond(), cell.offeredPerSecond(), cell.bound(), 100 * shedShare(), 100 * otherShare(),
+                    o.otherErrors(), number(o.p99OkMs()), number(peakHeapMiB), survived ? drained ? "survived"
+                            : "survived with a backlog" : "DIED (" + oomErrors + " OutOfMemoryError lines)")
+                    + ", CPU " + number(busyPercent) + " % (others " + number(othersPercent) + " %)"
+                    + (cell.spike() ? ", recovery " + (o.recoverySeconds() == null ? "not within the phase"
+                            : number(o.recoverySeconds()) + " s") : "");
+        }
+    }
+
+    private final Path dir;
+    private final Path repo;
+    private final List<Row> rows = new ArrayList<>();
+
+    OverloadReport(Path dir, Path repo) {
+        this.dir = dir;
+        this.repo = repo;
+    }
+
+    /** Keeps the row and appends it to overload.csv at once (a run cut short keeps its finished cells). */
+    void add(Row row) {
+        rows.add(row);
+        Path csv = dir.resolve(CSV);
+        try {
+            StringBuilder text = new StringBuilder();
+            if (!Files.exists(csv)) {
+                CSVFormat.DEFAULT.printRecord(text, HEADER.toArray());
+            }
+            Outcomes o = row.outcomes();
+            CSVFormat.DEFAULT.printRecord(text, row.fork(), row.cell().profile(), row.cell().mode(),
+                    row.cell().strategy(), row.cell().shape(), fixed(row.cell().offeredPerSecond()),
+                    fixed(row.cell().bound()), o.sent(), o.ok(), o.shed(), o.otherErrorCount(),
+                    String.join(" ", o.otherErrors().entrySet().stream().map(e -> e.getKey().replace(' ', '_') + "="
+                            + e.getValue()).toList()), fixed(o.goodputPerSecond()), number(o.p50OkMs()),
+                    number(o.p99OkMs()), number(o.p99ShedMs()), number(row.peakHeapMiB()), row.survived(),
+                    row.oomErrors(), number(o.recoverySeconds()), row.drained(), number(row.busyPercent()),
+                    number(row.othersPercent()));
+            Files.writeString(csv, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + csv, e);
+        }
+    }
+
+    /** Writes overload.md and the charts; @return the markdown */
+    String write() {
+        StringBuilder md = new StringBuilder("## Past capacity (`./lab bench --preset overload`)\n\n");
+        int forks = (int) rows.stream().mapToInt(Row::fork).distinct().count();
+        md.append("Open model (vegeta, a constant arrival rate; latency from each request's due time). Knobs: ")
+                .append(String.join(", ", OverloadPreset.knobs().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).toList()))
+                .append(". ").append(forks).append(forks == 1 ? " fork" : " forks (all four services started afresh"
+                        + " for each)").append("; a figure is the median over the forks with its interval"
+                        + " (min–max with 5 or fewer). ").append(Environment.summary(repo)).append(".\n\n")
+                .append("Columns: goodput = 2xx answers that ended while the load was offered (from one latency after"
+                        + " its start), per second; shed = 503 overloaded; other = every other failure by status and"
+                        + " problem type (timeout: vegeta gave up after its timeout); p50/p99 admitted = the 2xx"
+                        + " answers, from their due time;"
+                        + " peak heap = the largest heap after a GC (-Xlog:gc); survived = forks whose main-service"
+                        + " was alive after the cell; backlog left = forks where it still held requests 30 s after the"
+                        + " load (the next cell got a new main-service); recovery = s from the spike's end to the first"
+                        + " second all 2xx"
+                        + " within 1.2 × the p99 before it.\n\n");
+        for (String profile : rows.stream().map(r -> r.cell().profile()).distinct().toList()) {
+            md.append("### ").append(profile).append(" request threads\n\n")
+                    .append("| admission | strategy | offered req/s | goodput req/s | of bound | shed | other errors"
+                            + " | p50 admitted ms | p99 admitted ms | p99 shed ms | peak heap after GC MiB | survived"
+                            + " | OOM lines | backlog left | recovery s | CPU busy (others) % |\n"
+                            + "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            byCell(profile).forEach((cell, rs) -> md.append(line(cell, rs)).append('\n'));
+            String chart = chart(profile);
+            md.append("\n![").append(profile).append("](").append(chart).append(")\n\n");
+        }
+        try {
+            Files.writeString(dir.resolve(MARKDOWN), md);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve(MARKDOWN), e);
+        }
+        return md.toString();
+    }
+
+    private Map<OverloadCell, List<Row>> byCell(String profile) {
+        Map<OverloadCell, List<Row>> cells = new LinkedHashMap<>();
+        rows.stream().filter(r -> r.cell().profile().equals(profile))
+                .forEach(r -> cells.computeIfAbsent(r.cell(), c -> new ArrayList<>()).add(r));
+        return cells;
+    }
+
+    static String line(OverloadCell cell, List<Row> rs) {
+        SortedMap<String, Long> kinds = new TreeMap<>();
+        rs.forEach(r -> r.outcomes().otherErrors().forEach((k, v) -> kinds.merge(k, v, Long::sum)));
+        long survived = rs.stream().filter(Row::survived).count();
+        String recovery = !cell.spike() ? "" : rs.stream().anyMatch(r -> r.outcomes().recoverySeconds() == null)
+                ? rs.stream().filter(r -> r.outcomes().recoverySeconds() != null).count() + "/" + rs.size()
+                        + " within 30 s" : estimate(rs, r -> r.outcomes().recoverySeconds(), "%.0f");
+        return "| " + cell.mode() + " | " + cell.strategy().shortName() + " | " + cell.shape() + " "
+                + fixed(cell.offeredPerSecond()) + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond(), "%.1f")
+                + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond() / cell.bound() * 100, "%.0f") + " %"
+                + " | " + estimate(rs, r -> 100 * r.shedShare(), "%.0f") + " %"
+                + " | " + estimate(rs, r -> 100 * r.otherShare(), "%.0f") + " %" + (kinds.isEmpty() ? "" : " "
+                + kinds.toString().replace("=", " ").replace("{", "(").replace("}", ")"))
+                + " | " + estimate(rs, r -> r.outcomes().p50OkMs(), "%.0f")
+                + " | " + estimate(rs, r -> r.outcomes().p99OkMs(), "%.0f")
+                + " | " + estimate(rs, r -> r.outcomes().p99ShedMs(), "%.0f")
+                + " | " + estimate(rs, Row::peakHeapMiB, "%.0f")
+                + " | " + survived + "/" + rs.size() + " | " + rs.stream().mapToInt(Row::oomErrors).sum()
+                + " | " + rs.stream().filter(r -> r.survived() && !r.drained()).count() + "/" + rs.size()
+                + " | " + recovery + " | " + estimate(rs, Row::busyPercent, "%.0f") + " ("
+                + estimate(rs, Row::othersPercent, "%.0f") + ") |";
+    }
+
+    /** @return the median over the rows, with its interval where it has a width: {@code 48.1 (47.0–49.3)} */
+    static String estimate(List<Row> rs, Function<Row, Double> figure, String format) {
+        Stats.Estimate e = Stats.interval(rs.stream().map(figure).toList());
+        if (e.n() == 0) {
+            return "–";
+        }
+        String median = String.format(Locale.ROOT, format, e.median());
+        String low = String.format(Locale.ROOT, format, e.low());
+        String high = String.format(Locale.ROOT, format, e.high());
+        return low.equals(high) ? median : median + " (" + low + "–" + high + ")";
+    }
+
+    /** @return the file name of the profile's chart: goodput (left) and admitted p99 (right) against offered */
+    private String chart(String profile) {
+        XYChart goodput = chart(profile + ": goodput against offered load", "goodput, 2xx req/s");
+        XYChart p99 = chart(profile + ": p99 of admitted requests", "p99 of 2xx answers, ms (log)");
+        p99.getStyler().setYAxisLogarithmic(true);
+        Map<OverloadCell, List<Row>> cells = byCell(profile);
+        int colour = 0;
+        for (var strategy : OverloadCell.STRATEGIES) {
+            for (String mode : OverloadCell.MODES) {
+                List<OverloadCell> line = cells.keySet().stream().filter(c -> !c.spike()
+                        && c.strategy() == strategy && c.mode().equals(mode)).toList();
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String name = strategy.shortName() + " admission=" + mode;
+                List<Double> x = line.stream().map(OverloadCell::offeredPerSecond).toList();
+                add(goodput, name, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes()
+                        .goodputPerSecond())).toList(), colour, mode);
+                add(p99, name, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes().p99OkMs()))
+                        .toList(), colour, mode);
+            }
+            colour++;
+        }
+        double bound = cells.keySet().iterator().next().bound();
+        XYSeries b = goodput.addSeries("bound " + fixed(bound) + " req/s", List.of(10.0, 1000.0),
+                List.of(bound, bound));
+        b.setMarker(SeriesMarkers.NONE);
+        b.setLineColor(Color.GRAY);
+        return sideBySide(goodput, p99, "overload-" + profile + ".png");
+    }
+
+    private String sideBySide(XYChart leftChart, XYChart rightChart, String file) {
+        BufferedImage left = BitmapEncoder.getBufferedImage(leftChart);
+        BufferedImage right = BitmapEncoder.getBufferedImage(rightChart);
+        BufferedImage both = new BufferedImage(left.getWidth() + right.getWidth(), left.getHeight(),
+                BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = both.createGraphics();
+        g.drawImage(left, 0, 0, null);
+        g.drawImage(right, left.getWidth(), 0, null);
+        g.dispose();
+        try {
+            ImageIO.write(both, "png", dir.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
+    }
+
+    private static XYChart chart(String title, String yTitle) {
+        XYChart c = new XYChartBuilder().width(800).height(560).title(title).xAxisTitle("offered, req/s (log)")
+                .yAxisTitle(yTitle).build();
+        c.getStyler().setXAxisLogarithmic(true);
+        c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        return c;
+    }
+
+    /** Adds a series without its absent points (a cell whose requests all failed has no admitted p99). */
+    private static void add(XYChart chart, String name, List<Double> x, List<Double> y, int colour, String mode) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (int i = 0; i < x.size(); i++) {
+            if (y.get(i) != null && !y.get(i).isNaN()) {
+                xs.add(x.get(i));
+                ys.add(y.get(i));
+            }
+        }
+        if (xs.isEmpty()) {
+            return;
+        }
+        XYSeries s = chart.addSeries(name, xs, ys);
+        s.setLineColor(STRATEGY_COLOURS[colour % STRATEGY_COLOURS.length]);
+        s.setMarkerColor(STRATEGY_COLOURS[colour % STRATEGY_COLOURS.length]);
+        s.setLineStyle(MODE_LINES.get(mode));
+    }
+
+    private static Double median(List<Row> rs, Function<Row, Double> figure) {
+        return Stats.median(rs.stream().map(figure).toList());
+    }
+
+    private static String fixed(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String number(Double v) {
+        return v == null ? "" : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

@@ -1,0 +1,28 @@
+package lab.fanout.bench.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code ./lab bench --preset overload}: cells of its own, so only the options that fit them. */
+class BenchOverloadOptionTest {
+
+    @Test
+    void theDryRunListsTheCellsOfTheProfileAsked() {
+        String[] all = LabCli.run("bench", "--preset", "overload", "--dry-run");
+        assertThat(all[0]).isEqualTo("0");
+        assertThat(all[1]).contains("84 cells x 1 fork, about ").contains("virtual admission=off reactive 10x")
+                .contains("platform admission=adaptive threadPerTask 2x");
+        String[] platform = LabCli.run("bench", "--preset", "overload", "--profile", "platform", "--dry-run");
+        assertThat(platform[1]).contains("42 cells").doesNotContain("virtual admission");
+    }
+
+    @Test
+    void optionsOfAMatrixAreRefusedWithWhatItTakes() {
+        String[] rate = LabCli.run("bench", "--preset", "overload", "--rate", "100", "--dry-run");
+        assertThat(rate[0]).isNotEqualTo("0");
+        assertThat(rate[1]).contains("--preset overload takes only --forks, --profile, --out and --dry-run");
+        String[] unknown = LabCli.run("bench", "--preset", "overlaod", "--dry-run");
+        assertThat(unknown[1]).contains("overload").contains("faults");
+    }
+}

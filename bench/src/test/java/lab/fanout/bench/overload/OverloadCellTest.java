@@ -1,0 +1,59 @@
+package lab.fanout.bench.overload;
+
+import java.util.List;
+
+import lab.fanout.bench.model.Strategy;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The overload preset's cells: what issue 37 asks of it, and a bound that makes its multiples the same rates. */
+class OverloadCellTest {
+
+    @Test
+    void offAndTheDefaultModeRunEveryRateAndTheSpikeTheOtherModeTwoAndTenTimes() {
+        List<OverloadCell> cells = OverloadCell.all(List.of("virtual", "platform"));
+        for (String profile : List.of("virtual", "platform")) {
+            for (Strategy s : OverloadCell.STRATEGIES) {
+                for (String mode : List.of("off", "fixed")) {
+                    assertThat(cells).filteredOn(c -> c.profile().equals(profile) && c.strategy() == s
+                            && c.mode().equals(mode)).extracting(OverloadCell::shape)
+                            .containsExactly("0.5x", "1x", "2x", "5x", "10x", "spike");
+                }
+                assertThat(cells).filteredOn(c -> c.profile().equals(profile) && c.strategy() == s
+                        && c.mode().equals("adaptive")).extracting(OverloadCell::shape).containsExactly("2x", "10x");
+            }
+        }
+        assertThat(cells).hasSize(2 * 3 * (6 + 6 + 2));
+        assertThat(OverloadCell.all(List.of("platform"))).allMatch(c -> c.profile().equals("platform")).hasSize(42);
+    }
+
+    @Test
+    void everyCellHasTheSameBoundSoThatItsMultiplesAreTheSameRates() {
+        assertThat(OverloadCell.all(List.of("virtual", "platform"))).allSatisfy(c -> assertThat(c.bound())
+                .isEqualTo(50.0));
+        OverloadCell tenTimes = new OverloadCell("platform", "off", Strategy.REACTIVE, 10.0);
+        assertThat(tenTimes.offeredPerSecond()).isEqualTo(500.0);
+        assertThat(tenTimes.id()).isEqualTo("platform-off-reactive-10x");
+        OverloadCell half = new OverloadCell("virtual", "fixed", Strategy.THREAD_PER_TASK, 0.5);
+        assertThat(half.shape()).isEqualTo("0.5x");
+        assertThat(half.id()).isEqualTo("virtual-fixed-threadPerTask-0_5x");
+    }
+
+    @Test
+    void theSpikeGoesFromHalfTheBoundToTenTimesAndBack() {
+        OverloadCell spike = new OverloadCell("virtual", "fixed", Strategy.REACTIVE, null);
+        assertThat(spike.phases()).extracting(OverloadCell.Phase::multiple).containsExactly(0.5, 10.0, 0.5);
+        assertThat(spike.seconds()).isEqualTo(76);
+        // (25 x 16 + 500 x 30 + 25 x 30) / 76 s
+        assertThat(spike.offeredPerSecond()).isEqualTo(212.5);
+    }
+
+    @Test
+    void theDryRunSaysEveryCellAndAboutAnHourPerFork() {
+        List<String> plan = OverloadPreset.plan(List.of("virtual", "platform"), 3);
+        assertThat(plan).hasSize(84 + 1);
+        assertThat(plan.getLast()).startsWith("84 cells x 3 forks, about ").contains("bound 50 req/s");
+        assertThat(plan.getFirst()).contains("virtual admission=off virtualThreadPerTask 0.5x").contains("25 req/s");
+    }
+}

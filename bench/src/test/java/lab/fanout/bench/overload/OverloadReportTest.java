@@ -1,0 +1,48 @@
+package lab.fanout.bench.overload;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import lab.fanout.bench.model.Strategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The overload preset's table: medians over forks, a death counted, not hidden. */
+class OverloadReportTest {
+
+    static final OverloadCell TEN_TIMES = new OverloadCell("virtual", "off", Strategy.VIRTUAL_THREAD_PER_TASK, 10.0);
+
+    static OverloadReport.Row row(int fork, double goodput, boolean survived, int oom) {
+        Outcomes o = new Outcomes(8000, 600, 0, new TreeMap<>(Map.of("refused", 7400L)), goodput, 2100.0, 9000.0,
+                null, null);
+        return new OverloadReport.Row(fork, TEN_TIMES, o, survived ? 300.0 : 511.0, survived, oom, survived, 90.0,
+                2.0);
+    }
+
+    @Test
+    void aLineGivesMediansWithTheirIntervalAndCountsTheForksThatDied() {
+        String line = OverloadReport.line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0),
+                row(3, 20, false, 1)));
+        assertThat(line)
+                .startsWith("| off | virtualThreadPerTask | 10x 500.0 | 20.0 (10.0–30.0) | 40 (20–60) % | 0 % |")
+                .contains("| 93 % (refused 22200) | 2100 | 9000 | – |")
+                .contains("| 511 (300–511) | 1/3 | 2 | 0/3 |  | 90 (2) |");
+    }
+
+    @Test
+    void writesTheTableTheCsvAndAChartPerProfile(@TempDir Path dir) throws Exception {
+        OverloadReport report = new OverloadReport(dir, Path.of("."));
+        report.add(row(1, 10, false, 1));
+        report.add(row(2, 30, true, 0));
+        String md = report.write();
+        assertThat(md).contains("### virtual request threads").contains("![virtual](overload-virtual.png)");
+        assertThat(Files.readAllLines(dir.resolve(OverloadReport.CSV))).hasSize(3)
+                .element(1).asString().startsWith("1,virtual,off,completableFutureWithVirtualTaskExecutor,10x,500.0,");
+        assertThat(dir.resolve("overload-virtual.png")).isNotEmptyFile();
+    }
+}
