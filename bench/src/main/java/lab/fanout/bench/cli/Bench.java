@@ -59,7 +59,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
                 "  ./lab bench --preset overload --forks 3   (past capacity, 0.5x to 10x the bound and a spike:"
-                        + " about an hour per fork; --dry-run lists it)",
+                        + " about 70 min per fork; --dry-run lists it)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
                 "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 15 min)",
                 "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",

@@ -114,4 +114,14 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
         boolean past = phases().stream().anyMatch(p -> p.multiple() > 1);
         return seconds() + (past ? ServiceDefaults.DEADLINE_SECONDS : LATENCY_MS / 1000.0) + 2;
     }
+
+    /**
+     * @return whether the cell is likely to end with a new main-service (as in the first run, 2026-11-27): a
+     *         platform request thread held by the strategy leaves a backlog past 5x and in the spike; with admission
+     *         off a virtual one runs out of heap there
+     */
+    boolean likelyRestart() {
+        boolean far = spike() || multiple >= 5;
+        return far && (profile.equals("platform") ? strategy.holdsRequestThread() : mode.equals("off"));
+    }
 }

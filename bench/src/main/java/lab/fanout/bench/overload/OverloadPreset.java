@@ -69,11 +69,11 @@ public final class OverloadPreset {
         cells.forEach(c -> lines.add(String.format(Locale.ROOT, "  %-60s %5.0f req/s offered, ~%.0f s", c.label(),
                 c.offeredPerSecond(), c.estimatedSeconds())));
         double seconds = seconds(cells);
-        lines.add(String.format(Locale.ROOT, "%d cells x %d fork%s, about %s per fork (%s in all), plus about %.0f s"
-                        + " for each restart after a cell that kills main-service; bound %.0f req/s, latency %d ms,"
-                        + " heap %s", cells.size(), forks, forks > 1 ? "s" : "",
+        lines.add(String.format(Locale.ROOT, "%d cells x %d fork%s, about %s per fork (%s in all), with a new"
+                        + " main-service after each cell likely to kill it or leave a backlog; bound %.0f req/s,"
+                        + " latency %d ms, heap %s", cells.size(), forks, forks > 1 ? "s" : "",
                 Eta.format(Duration.ofSeconds((long) seconds)), Eta.format(Duration.ofSeconds((long) seconds * forks)),
-                RESTART_SECONDS, cells.getFirst().bound(), OverloadCell.LATENCY_MS,
+                cells.getFirst().bound(), OverloadCell.LATENCY_MS,
                 String.join(" ", OverloadCell.HEAP)));
         return lines;
     }
@@ -81,8 +81,9 @@ public final class OverloadPreset {
     private static double seconds(List<OverloadCell> cells) {
         long starts = cells.stream().map(c -> c.profile() + c.mode()).distinct().count();
         long warmups = cells.stream().map(c -> c.profile() + c.mode() + c.strategy()).distinct().count();
-        return cells.stream().mapToDouble(OverloadCell::estimatedSeconds).sum() + starts * RESTART_SECONDS
-                + warmups * (WARMUP.toSeconds() + 3);
+        long restarts = cells.stream().filter(OverloadCell::likelyRestart).count();
+        return cells.stream().mapToDouble(OverloadCell::estimatedSeconds).sum() + (starts + restarts) * RESTART_SECONDS
+                + (warmups + restarts) * (WARMUP.toSeconds() + 3);
     }
 
     /**

@@ -74,9 +74,10 @@ final class OverloadReport {
         String summary() {
             Outcomes o = outcomes;
             return String.format(Locale.ROOT, "goodput %.1f req/s of %.0f offered (bound %.0f), shed %.0f %%, other"
-                            + " errors %.0f %% %s, admitted p99 %s ms, peak heap after GC %s MiB, %s",
+                            + " errors %.0f %% %s, admitted p99 %s ms, peak heap after GC %s, %s",
                     o.goodputPerSecond(), cell.offeredPerSecond(), cell.bound(), 100 * shedShare(), 100 * otherShare(),
-                    o.otherErrors(), number(o.p99OkMs()), number(peakHeapMiB), survived ? drained ? "survived"
+                    o.otherErrors(), number(o.p99OkMs()), peakHeapMiB == null ? "n/a (no collection)"
+                            : number(peakHeapMiB) + " MiB", survived ? drained ? "survived"
                             : "survived with a backlog" : "DIED (" + oomErrors + " OutOfMemoryError lines)")
                     + ", CPU " + number(busyPercent) + " % (others " + number(othersPercent) + " %)"
                     + (cell.spike() ? ", recovery " + (o.recoverySeconds() == null ? "not within the phase"
@@ -201,6 +202,7 @@ final class OverloadReport {
         XYChart goodput = chart(profile + ": goodput against offered load", "goodput, 2xx req/s");
         XYChart p99 = chart(profile + ": p99 of admitted requests", "p99 of 2xx answers, ms (log)");
         p99.getStyler().setYAxisLogarithmic(true);
+        goodput.getStyler().setYAxisMin(0.0);
         Map<OverloadCell, List<Row>> cells = byCell(profile);
         int colour = 0;
         for (var strategy : OverloadCell.STRATEGIES) {
@@ -248,6 +250,8 @@ final class OverloadReport {
         XYChart c = new XYChartBuilder().width(800).height(560).title(title).xAxisTitle("offered, req/s (log)")
                 .yAxisTitle(yTitle).build();
         c.getStyler().setXAxisLogarithmic(true);
+        c.getStyler().setXAxisMin(10.0);   // 0.5x to 10x a 50 req/s bound on every chart alike
+        c.getStyler().setXAxisMax(1000.0);
         c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
         return c;
     }

@@ -108,7 +108,11 @@ final class DownstreamFailures {
         if (deadline.expired()) {
             return deadline.exceeded(List.of(downstream), failure);
         }
-        if (cause instanceof ConnectionRequestTimeoutException) {
+        // the lease's own timeout, or the pool's: a pool with requests pending fails an expired one at its next
+        // release, with DeadlineTimeoutException, before that request's own wait times out; HttpClient wraps it in
+        // RequestFailedException, as it does an interrupt (seen at 10x the bound: 502 "cancelled" for a full pool)
+        if (cause instanceof ConnectionRequestTimeoutException
+                || cause instanceof RequestFailedException && cause(cause, TimeoutException.class) != null) {
             return poolExhausted(downstream, failure);
         }
         if (cause instanceof ConnectTimeoutException || cause instanceof ConnectException) {
