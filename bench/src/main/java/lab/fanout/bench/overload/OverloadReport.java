@@ -2,8 +2,6 @@ package lab.fanout.bench.overload;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,12 +15,11 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
-import javax.imageio.ImageIO;
 
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -226,24 +223,7 @@ final class OverloadReport {
                 List.of(bound, bound));
         b.setMarker(SeriesMarkers.NONE);
         b.setLineColor(Color.GRAY);
-        return sideBySide(goodput, p99, "overload-" + profile + ".png");
-    }
-
-    private String sideBySide(XYChart leftChart, XYChart rightChart, String file) {
-        BufferedImage left = BitmapEncoder.getBufferedImage(leftChart);
-        BufferedImage right = BitmapEncoder.getBufferedImage(rightChart);
-        BufferedImage both = new BufferedImage(left.getWidth() + right.getWidth(), left.getHeight(),
-                BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = both.createGraphics();
-        g.drawImage(left, 0, 0, null);
-        g.drawImage(right, left.getWidth(), 0, null);
-        g.dispose();
-        try {
-            ImageIO.write(both, "png", dir.resolve(file).toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-        return file;
+        return Charts.sideBySide(dir, goodput, p99, "overload-" + profile + ".png");
     }
 
     private static XYChart chart(String title, String yTitle) {

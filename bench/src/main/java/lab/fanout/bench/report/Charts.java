@@ -124,23 +124,31 @@ public final class Charts {
      * @return the PNG's file name, or empty when the run lacks either model
      */
     public static Optional<String> openVsClosed(Path dir, List<CellResult> cells) {
-        return openVsClosedCharts(cells).map(pair -> {
-            BufferedImage left = BitmapEncoder.getBufferedImage(pair.get(0));
-            BufferedImage right = BitmapEncoder.getBufferedImage(pair.get(1));
-            BufferedImage both = new BufferedImage(left.getWidth() + right.getWidth(),
-                    Math.max(left.getHeight(), right.getHeight()), BufferedImage.TYPE_INT_RGB);
-            Graphics2D g = both.createGraphics();
-            g.drawImage(left, 0, 0, null);
-            g.drawImage(right, left.getWidth(), 0, null);
-            g.dispose();
-            String file = OPEN_VS_CLOSED + ".png";
-            try {
-                ImageIO.write(both, "png", dir.resolve(file).toFile());
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write chart " + file, e);
-            }
-            return file;
-        });
+        return openVsClosedCharts(cells).map(pair -> sideBySide(dir, pair.get(0), pair.get(1), OPEN_VS_CLOSED
+                + ".png"));
+    }
+
+    /**
+     * Writes two charts as one PNG, {@code left} beside {@code right}.
+     *
+     * @return {@code file}, its name in {@code dir}
+     * @throws UncheckedIOException when it cannot be written
+     */
+    public static String sideBySide(Path dir, Chart<?, ?> left, Chart<?, ?> right, String file) {
+        BufferedImage l = BitmapEncoder.getBufferedImage(left);
+        BufferedImage r = BitmapEncoder.getBufferedImage(right);
+        BufferedImage both = new BufferedImage(l.getWidth() + r.getWidth(), Math.max(l.getHeight(), r.getHeight()),
+                BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = both.createGraphics();
+        g.drawImage(l, 0, 0, null);
+        g.drawImage(r, l.getWidth(), 0, null);
+        g.dispose();
+        try {
+            ImageIO.write(both, "png", dir.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write chart " + file, e);
+        }
+        return file;
     }
 
     /** @return the latency and the throughput panel of {@link #openVsClosed}, or empty */
