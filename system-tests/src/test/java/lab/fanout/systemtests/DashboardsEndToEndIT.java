@@ -239,8 +239,9 @@ class DashboardsEndToEndIT {
 
     /** @return how many backoffice requests were sent: the load plus the probe of {@link #strategies()} */
     private int drive(List<String> strategies) throws Exception {
-        // all six, so that every per-strategy panel has each strategy's series, reactive's included
-        assertThat(strategies).hasSizeGreaterThanOrEqualTo(6).contains("scopeFork", "reactive");
+        // all of them, so that every per-strategy panel has each strategy's series, reactive's included
+        assertThat(strategies).hasSizeGreaterThanOrEqualTo(7).contains("scopeFork", "reactive",
+                "completableFutureWithBoundedPool");
         List<Call> calls = new ArrayList<>();
         for (String strategy : strategies) {
             for (int i = 0; i < REQUESTS_PER_STRATEGY; i++) {

@@ -70,6 +70,16 @@ final class KnobOptions {
             + " default): the limit, at most the heap's ceiling (default: the ceiling, /actuator/info's admission)")
     Integer maxInFlight;
 
+    @Option(names = "--bounded-pool-threads", paramLabel = "N", description = "platform threads of the"
+            + " completableFutureWithBoundedPool strategy's pool, 1..10000 (default "
+            + ServiceDefaults.BOUNDED_POOL_THREADS + ")")
+    Integer boundedPoolThreads;
+
+    @Option(names = "--bounded-pool-queue", paramLabel = "N", description = "calls that may wait for one of those"
+            + " threads, 1..100000; past threads + queue a request is answered 503 bulkhead-full (default "
+            + ServiceDefaults.BOUNDED_POOL_QUEUE + ")")
+    Integer boundedPoolQueue;
+
     @Option(names = "--orders-store", defaultValue = "memory",
             description = "where orders-service keeps its orders: ${COMPLETION-CANDIDATES}; postgres starts an"
                     + " embedded PostgreSQL (data in .lab/orders-db) unless --db-url, and spends the latency in the"
@@ -101,9 +111,21 @@ final class KnobOptions {
         if (maxInFlight != null) {
             jvm.add("-Dfanout.admission.max-in-flight=" + maxInFlight);
         }
+        boundedPool(jvm, "threads", boundedPoolThreads, 10_000);
+        boundedPool(jvm, "queue", boundedPoolQueue, 100_000);
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
                 .withDownstreamProperties(ordersStore(spec.repoRoot()));
+    }
+
+    /** @throws IllegalArgumentException a value out of main-service's range, which would stop its start */
+    private static void boundedPool(List<String> jvm, String knob, Integer value, int max) {
+        if (value != null && (value < 1 || value > max)) {
+            throw new IllegalArgumentException("--bounded-pool-" + knob + " must be in 1.." + max + ", was " + value);
+        }
+        if (value != null) {
+            jvm.add("-Dfanout.bounded-pool." + knob + "=" + value);
+        }
     }
 
     /** @return orders-service's store properties (the others ignore them); empty for the memory store */
@@ -131,6 +153,8 @@ final class KnobOptions {
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
                 .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "")
                 + (admission == null ? "" : " --admission " + admission) + option("--max-in-flight", maxInFlight)
+                + option("--bounded-pool-threads", boundedPoolThreads)
+                + option("--bounded-pool-queue", boundedPoolQueue)
                 + (ordersStore == Store.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
                 + (dbUrl == null ? "" : " --db-url " + dbUrl);
     }

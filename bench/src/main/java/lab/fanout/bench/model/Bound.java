@@ -12,8 +12,9 @@ import java.util.Map;
  * ({@link #of}): per resource a request holds, λ ≤ capacity ÷ time held. Clients: c ÷ W. Request threads (platform
  * profile, strategies that hold the request thread, so not reactive): T ÷ W. Pool: P ÷ (3 × latency), as every
  * request holds 3 connections for one latency each; route: R ÷ latency. Common pool (completableFuture): p ÷ (3 ×
- * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel), 3
- * (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): J ÷ query time.
+ * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel, bounded
+ * pool), 3 (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): J ÷ query
+ * time. Bounded pool ({@link #withBoundedPool}): N ÷ (3 × latency).
  * <p>
  * <b>The CPU</b> ({@link #withCpu}), known after the cell ran: the utilisation law U = X × D and the bottleneck bound
  * X ≤ m ÷ D (Denning and Buzen, Computing Surveys 10(3), 1978; Lazowska et al., "Quantitative System Performance",
@@ -23,13 +24,14 @@ import java.util.Map;
  *
  * @param requestsPerSecond the bound, req/s; {@code POSITIVE_INFINITY} when nothing bounds it (latency 0)
  * @param limit             the resource that sets it: clients, request threads, pool, route, common pool, db pool,
- *                          carriers (pinned), rate or CPU
+ *                          bounded pool, carriers (pinned), rate or CPU
  * @param ceilings          every resource's ceiling, req/s, in tie-break order (the first listed wins)
  */
 public record Bound(double requestsPerSecond, String limit, Map<String, Double> ceilings) {
 
     public static final String CPU = "CPU";
     public static final String DB_POOL = "db pool";
+    public static final String BOUNDED_POOL = "bounded pool";
 
     public Bound {
         ceilings = Collections.unmodifiableMap(new LinkedHashMap<>(ceilings));
@@ -104,6 +106,24 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
+     * This bound beside the bounded pool's, for its strategy: λ ≤ N ÷ (3 × latency), Little's law with the pool's N
+     * threads as the resource held, each call holding one for a latency (Little, Operations Research 9(3), 1961; the
+     * same as the common pool's p ÷ (3 × latency)). Its queue holds calls, not throughput: it adds waiting, and past it
+     * requests are refused (503 bulkhead-full), which the bound does not count.
+     *
+     * @param threads   the pool's threads ({@code fanout.bounded-pool.threads}); null when unknown (unchanged bound)
+     * @param latencyMs the downstream latency, ms; ≤ 0 leaves the bound unchanged
+     */
+    public Bound withBoundedPool(Strategy strategy, Integer threads, int latencyMs) {
+        if (strategy != Strategy.BOUNDED_POOL || threads == null || latencyMs <= 0) {
+            return this;
+        }
+        Map<String, Double> limits = new LinkedHashMap<>(ceilings);
+        limits.put(BOUNDED_POOL, threads / (3 * latencyMs / 1000.0));
+        return tightest(limits);
+    }
+
+    /**
      * This bound beside the CPU's, X ≤ cores ÷ D. D is measured in the cell itself, so it holds the overheads of
      * that load, and measured ÷ (cores ÷ D) is the share of the cores the system used: near 100 % the CPU was the
      * limit.
@@ -134,11 +154,14 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
                 : new Bound(tightest.getValue(), tightest.getKey(), limits);
     }
 
-    /** 1 for parallel strategies, 3 for sequential, ⌈3 ÷ parallelism⌉ on the common pool. */
+    /**
+     * 1 for parallel strategies (the bounded pool with 3 threads or more too), 3 for sequential, ⌈3 ÷ parallelism⌉ on
+     * the common pool.
+     */
     static int callsOnCriticalPath(Strategy strategy, int parallelism) {
         return switch (strategy.shape()) {
             case SEQUENTIAL -> 3;
-            case PARALLEL -> 1;
+            case PARALLEL, BOUNDED_POOL -> 1;
             case COMMON_POOL -> Math.ceilDiv(3, Math.max(1, parallelism));
         };
     }

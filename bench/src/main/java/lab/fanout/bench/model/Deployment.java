@@ -12,9 +12,16 @@ import java.util.Locale;
  * @param latencyMs   downstream latency of the cell, ms
  * @param dbPool      orders-service's JDBC pool as HikariCP runs it ({@code maximumPoolSize} at its
  *                    {@code /actuator/info}) when it serves from PostgreSQL; null for the memory store or unknown
+ * @param boundedPool the bounded pool's threads ({@code fanout.bounded-pool.threads}); null if unknown
  */
 public record Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
-                         int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool) {
+                         int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool, Integer boundedPool) {
+
+    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+                      int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool) {
+        this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, jvm, dbPool,
+                null);
+    }
 
     /** On the memory store (no JDBC pool). */
     public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
@@ -25,7 +32,7 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
     /** @return this deployment with orders-service's JDBC pool, null for the memory store */
     public Deployment withDbPool(Integer size) {
         return new Deployment(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs,
-                jvm, size);
+                jvm, size, boundedPool);
     }
 
     /**

@@ -24,6 +24,9 @@ public final class ServiceDefaults {
     public static final int LATENCY_MS = 200;
     /** main-service's {@code fanout.deadline}, s: past it a request ends as a 504. */
     public static final int DEADLINE_SECONDS = 10;
+    /** main-service's {@code fanout.bounded-pool.threads} and {@code .queue} (BoundedPoolProperties). */
+    public static final int BOUNDED_POOL_THREADS = 200;
+    public static final int BOUNDED_POOL_QUEUE = 200;
 
     /** main-service's fan-out endpoint, the one the load goes to. */
     public static final String ORDERS_PATH = "/backoffice/api/v1/backoffice/orders";

@@ -17,7 +17,9 @@ public enum Strategy {
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtualThreadPerTask",
             "CompletableFuture", "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask", "virtual"),
     SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "ScopeFork", "StructuredTaskScope", "structured", "scope"),
-    REACTIVE("reactive", Shape.PARALLEL, "reactive", "Mono.zip", "WebClient (HttpClient 5 async)", "webclient");
+    REACTIVE("reactive", Shape.PARALLEL, "reactive", "Mono.zip", "WebClient (HttpClient 5 async)", "webclient"),
+    BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "boundedPool", "CompletableFuture",
+            "ThreadPoolExecutor (bounded queue)", "boundedPool", "pool", "bulkhead");
 
     /** How the three downstream calls of one request run, which decides the ideal latency. */
     public enum Shape {
@@ -26,7 +28,9 @@ public enum Strategy {
         /** all three at once: 1 × latency */
         PARALLEL,
         /** on the common ForkJoinPool, shared by all requests: at once only as far as its parallelism allows */
-        COMMON_POOL
+        COMMON_POOL,
+        /** all three at once on a fixed pool shared by all requests, as far as its threads allow; past it refused */
+        BOUNDED_POOL
     }
 
     private final String parameter;

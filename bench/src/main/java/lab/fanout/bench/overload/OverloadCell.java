@@ -33,7 +33,13 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
     /** The mode that is not the default: at 2× and 10× only. */
     static final List<Double> OTHER_MODE_MULTIPLES = List.of(2.0, 10.0);
     static final List<Strategy> STRATEGIES = List.of(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.THREAD_PER_TASK,
-            Strategy.REACTIVE);
+            Strategy.REACTIVE, Strategy.BOUNDED_POOL);
+    /**
+     * The bounded pool's threads and queue: as many threads as connections, so that its bound is the same 50 req/s
+     * (300 ÷ (3 × 2 s)), and a queue as long (a queued call waits at most about one latency). Past both, 503
+     * bulkhead-full: the bulkhead at the calls beside admission control at the door.
+     */
+    static final int BOUNDED_POOL = POOL;
     /**
      * How long a rate cell offers its load. Goodput counts the answers of its last 14 s, 7 latencies: answers come in
      * waves one latency apart where threads or connections bind, and a span of whole waves counts each once.
@@ -70,7 +76,7 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
     /** @return the bound of every cell, req/s (the same for these knobs; computed, not assumed) */
     double bound() {
         return Bound.of(strategy, profile.equals("virtual"), Integer.MAX_VALUE, TOMCAT_THREADS, POOL, POOL,
-                LATENCY_MS, 1, null).requestsPerSecond();
+                LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS).requestsPerSecond();
     }
 
     boolean spike() {

@@ -152,7 +152,9 @@ public final class OverloadPreset {
         List<String> jvm = new ArrayList<>(OverloadCell.HEAP);
         jvm.add(GcLog.option(dir.resolve("logs")));
         return new LaunchSpec(repo, cell.profile(), OverloadCell.TOMCAT_THREADS, OverloadCell.POOL,
-                OverloadCell.LATENCY_MS, true, dir.resolve("logs"), Map.of("fanout.admission.mode", cell.mode()),
+                OverloadCell.LATENCY_MS, true, dir.resolve("logs"), Map.of("fanout.admission.mode", cell.mode(),
+                "fanout.bounded-pool.threads", String.valueOf(OverloadCell.BOUNDED_POOL),
+                "fanout.bounded-pool.queue", String.valueOf(OverloadCell.BOUNDED_POOL)),
                 Map.of(), List.of(), jvm, AotCache.Mode.OFF);
     }
 
@@ -271,6 +273,7 @@ public final class OverloadPreset {
         k.put("latency", OverloadCell.LATENCY_MS + " ms");
         k.put("pool", OverloadCell.POOL + " (max-total = max-per-route)");
         k.put("Tomcat threads", OverloadCell.TOMCAT_THREADS + " (platform)");
+        k.put("bounded pool", OverloadCell.BOUNDED_POOL + " threads, queue " + OverloadCell.BOUNDED_POOL);
         k.put("heap", String.join(" ", OverloadCell.HEAP));
         k.put("deadline", ServiceDefaults.DEADLINE_SECONDS + " s (default)");
         k.put("vegeta timeout", OverloadCell.TIMEOUT_SECONDS + " s");

@@ -60,6 +60,7 @@ public final class ResultsCsv {
         col("pool_max_total", r -> r.cell.deployment().poolTotal());
         col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
         col("db_pool", r -> r.cell.deployment().dbPool());   // orders-service's JDBC pool; empty: the memory store
+        col("bounded_pool_threads", r -> r.cell.deployment().boundedPool());   // empty: not reported
         col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
         col("carrier_parallelism", r -> r.cell.deployment().jvm().carrierParallelism());
         col("carrier_max_pool_size", r -> r.cell.deployment().jvm().carrierMaxPoolSize());
@@ -226,7 +227,7 @@ public final class ResultsCsv {
                     integer(r, "pool_max_per_route"), integer(r, "common_pool_parallelism"), integer(r, "cores"),
                     latency,
                     new Deployment.Jvm(whole(r, "carrier_parallelism"), whole(r, "carrier_max_pool_size"), null,
-                            List.of(), null, options), dbPool);
+                            List.of(), null, options), dbPool, whole(r, "bounded_pool_threads"));
             Double rate = number(r, "offered_rate_req_per_s");
             long forks = rows.stream().map(row -> text(row, "fork")).distinct().count();
             Cell cell = new Cell(r.get("block"), Strategy.parse(r.get("strategy")), r.get("profile"), threads, pool,

@@ -44,6 +44,8 @@ public final class ResultsMarkdown {
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
             new Knob("JDBC pool (orders)  ", "DB pool", r -> r.deployment().dbPool() == null ? "none (memory store)"
                     : r.deployment().dbPool() + " (PostgreSQL)"),
+            new Knob("Bounded pool threads", "Bounded pool", r -> r.deployment().boundedPool() == null ? "n/a"
+                    : r.deployment().boundedPool()),
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),
             new Knob("Downstream latency  ", "Latency (ms)", r -> r.deployment().latencyMs() + " ms"),
             new Knob("Offered rate        ", "Rate (req/s)", r -> r.cell().ratePerSecond() == null
@@ -247,13 +249,13 @@ public final class ResultsMarkdown {
               Little's law (L = λW, Little 1961) per resource: the tightest of clients ÷ W, Tomcat threads ÷ W
               (platform only, and not for reactive: it releases the request thread while its calls run, so the pool,
               the route, the clients and the CPU bound it), pool ÷ (3 × latency), route ÷ latency, common-pool
-              parallelism ÷ (3 × latency); W = ideal latency = 1 × latency (parallel, reactive included) or 3 × \
-            latency
-              (sequential). The CPU bound: cores ÷ D (utilisation law
-              and bottleneck bound, Denning and Buzen 1978), cores = main-service's availableProcessors, D = CPU ms per
-              request of main-service + the three downstreams + the driver (the CPU column's sum), measured in the cell
-              itself: at saturation it holds the overheads of that load, so efficiency against a CPU bound is about the
-              share of the cores the system used (U = X × D), and near 100 % means the CPU was the limit.
+              parallelism ÷ (3 × latency), the bounded pool's threads ÷ (3 × latency); W = ideal latency = 1 ×
+              latency (parallel, reactive and the bounded pool included) or 3 × latency (sequential). The CPU
+              bound: cores ÷ D (utilisation law and bottleneck bound, Denning and Buzen 1978), cores =
+              main-service's availableProcessors, D = CPU ms per request of main-service + the three downstreams +
+              the driver (the CPU column's sum), measured in the cell itself: at saturation it holds the overheads of
+              that load, so efficiency against a CPU bound is about the share of the cores the system used (U = X ×
+              D), and near 100 % means the CPU was the limit.
             - **Efficiency** = Req./Sec. ÷ Bound, its interval's ends too: what queueing, the network and the rest
               cost.
             - **p50 … max**: each repetition's percentiles of its answered requests (HdrHistogram), as the

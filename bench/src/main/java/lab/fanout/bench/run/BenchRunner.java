@@ -167,7 +167,7 @@ public final class BenchRunner {
         int clients = driver instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
         Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond()).withDbPool(d.dbPool(),
-                d.latencyMs());
+                d.latencyMs()).withBoundedPool(cell.strategy(), d.boundedPool(), d.latencyMs());
         if (cell.query().contains("pinning=native")) {
             littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
                     d.latencyMs());

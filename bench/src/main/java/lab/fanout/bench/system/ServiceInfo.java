@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import lab.fanout.bench.model.Deployment;
@@ -31,12 +32,14 @@ import tools.jackson.databind.json.JsonMapper;
  * @param latencyMs             {@code downstream.latency}, ms (the downstreams only)
  * @param dbPoolSize            {@code ordersDatabase.maximumPoolSize}: orders-service's JDBC pool on its postgres
  *                              store; null otherwise
+ * @param boundedPoolThreads    {@code fanout.bounded-pool.threads} (main-service only)
  */
 public record ServiceInfo(boolean present, String profile, boolean virtualRequestThreads, Integer tomcatThreads,
                           Integer commonPoolParallelism, Integer carrierParallelism, Integer carrierMaxPoolSize,
                           Integer carrierMinRunnable, List<String> garbageCollectors, Long maxHeapBytes,
                           List<String> jvmInputArguments, int availableProcessors, boolean requestKnobs,
-                          Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs, Integer dbPoolSize) {
+                          Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs, Integer dbPoolSize,
+                          Integer boundedPoolThreads) {
 
     // an absent list binds as empty, an absent object as null (orEmpty makes it empty)
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -51,7 +54,11 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
     private record OrdersDatabase(Integer maximumPoolSize) {
     }
 
-    private record Knobs(Runtime runtime, Fanout fanout, Downstream downstream, Simulation simulation) {
+    private record Knobs(Runtime runtime, Fanout fanout, Downstream downstream, Simulation simulation,
+                         @JsonProperty("fanout.bounded-pool") BoundedPool boundedPool) {
+    }
+
+    private record BoundedPool(Integer threads) {
     }
 
     private record Runtime(List<String> profiles, Integer availableProcessors, Boolean virtualRequestThreads,
@@ -90,7 +97,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                 r.maxHeapBytes(), r.jvmInputArguments(), Objects.requireNonNullElse(r.availableProcessors(), 1),
                 !Boolean.FALSE.equals(orEmpty(k.simulation(), Simulation.class).requestKnobs()), pool.maxTotal(),
                 pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis(),
-                info.ordersDatabase() == null ? null : info.ordersDatabase().maximumPoolSize());
+                info.ordersDatabase() == null ? null : info.ordersDatabase().maximumPoolSize(),
+                orEmpty(k.boundedPool(), BoundedPool.class).threads());
     }
 
     private static <T> T orEmpty(T part, Class<T> type) {
@@ -110,7 +118,7 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
         Deployment.Jvm jvm = new Deployment.Jvm(carrierParallelism, carrierMaxPoolSize, carrierMinRunnable,
                 garbageCollectors, maxHeapBytes, jvmOptions());
         return new Deployment(profile, virtualRequestThreads, tomcatThreads, poolMaxTotal, poolMaxPerRoute,
-                commonPoolParallelism, availableProcessors, latencyMs, jvm);
+                commonPoolParallelism, availableProcessors, latencyMs, jvm, null, boundedPoolThreads);
     }
 
     /** @return the input arguments other than those every service gets ({@code --enable-preview}, ...): a run's own */

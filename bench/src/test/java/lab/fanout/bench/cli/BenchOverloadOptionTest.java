@@ -11,10 +11,10 @@ class BenchOverloadOptionTest {
     void theDryRunListsTheCellsOfTheProfileAsked() {
         String[] all = LabCli.run("bench", "--preset", "overload", "--dry-run");
         assertThat(all[0]).isEqualTo("0");
-        assertThat(all[1]).contains("84 cells x 1 fork, about ").contains("virtual admission=off reactive 10x")
+        assertThat(all[1]).contains("112 cells x 1 fork, about ").contains("virtual admission=off reactive 10x")
                 .contains("platform admission=adaptive threadPerTask 2x");
         String[] platform = LabCli.run("bench", "--preset", "overload", "--profile", "platform", "--dry-run");
-        assertThat(platform[1]).contains("42 cells").doesNotContain("virtual admission");
+        assertThat(platform[1]).contains("56 cells").doesNotContain("virtual admission");
     }
 
     @Test

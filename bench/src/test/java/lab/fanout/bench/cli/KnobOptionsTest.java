@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 27: ./lab up --breaker turns main-service's circuit breakers on, and says so in its knobs; issue 37:
- * --admission and --max-in-flight reach main-service as its fanout.admission properties.
+ * --admission and --max-in-flight reach main-service as its fanout.admission properties, --bounded-pool-threads and
+ * --bounded-pool-queue as its fanout.bounded-pool ones.
  */
 class KnobOptionsTest {
 
@@ -83,5 +84,17 @@ class KnobOptionsTest {
         assertThatThrownBy(() -> parse("--max-in-flight", "0").apply(LaunchSpec.defaults(Path.of("."))))
                 .hasMessage("--max-in-flight must be 1 or more, was 0");
         assertThatThrownBy(() -> parse("--admission", "sometimes")).hasMessageContaining("off, fixed, adaptive");
+    }
+
+    @Test
+    void theBoundedPoolsSizeReachesMainServiceAsSystemPropertiesAndOutOfRangeIsRefused() {
+        KnobOptions knobs = parse("--bounded-pool-threads", "50", "--bounded-pool-queue", "100");
+        assertThat(knobs.apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs())
+                .containsExactly("-Dfanout.bounded-pool.threads=50", "-Dfanout.bounded-pool.queue=100");
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --bounded-pool-threads 50 --bounded-pool-queue 100");
+        assertThatThrownBy(() -> parse("--bounded-pool-threads", "0").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessage("--bounded-pool-threads must be in 1..10000, was 0");
+        assertThatThrownBy(() -> parse("--bounded-pool-queue", "100001").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessage("--bounded-pool-queue must be in 1..100000, was 100001");
     }
 }

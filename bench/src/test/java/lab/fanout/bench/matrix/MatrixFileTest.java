@@ -16,15 +16,15 @@ class MatrixFileTest {
     @Test
     void presetsParse() {
         List<Cell> quick = MatrixFile.preset("quick").cells();
-        assertThat(quick).hasSize(12).allMatch(c -> c.latencyMs() == 200 && c.repetitions() >= 3)
+        assertThat(quick).hasSize(14).allMatch(c -> c.latencyMs() == 200 && c.repetitions() >= 3)
                 // the common pool at few clients, so that it measures the strategy, not the deadline
                 .allMatch(c -> c.concurrency() == (c.strategy() == Strategy.COMPLETABLE_FUTURE ? 4 : 100));
         assertThat(quick).extracting(Cell::strategy).containsOnly(Strategy.values());
         assertThat(MatrixFile.preset("seed").cells()).hasSize(16)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
-        assertThat(MatrixFile.preset("scale").cells()).hasSize(48).anyMatch(c -> c.concurrency() == 5000)
+        assertThat(MatrixFile.preset("scale").cells()).hasSize(64).anyMatch(c -> c.concurrency() == 5000)
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
-                        Strategy.REACTIVE);
+                        Strategy.REACTIVE, Strategy.BOUNDED_POOL);
         assertThat(MatrixFile.preset("overhead").cells()).hasSize(8)
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
@@ -198,8 +198,8 @@ class MatrixFileTest {
     void cellsAreOrderedForTheFewestRestarts() {
         List<Cell> cells = MatrixFile.preset("quick").cells();
         // all virtual cells first, then all platform ones: main-service restarts once
-        assertThat(cells.subList(0, 6)).allMatch(c -> c.profile().equals("virtual"));
-        assertThat(cells.subList(6, 12)).allMatch(c -> c.profile().equals("platform"));
+        assertThat(cells.subList(0, 7)).allMatch(c -> c.profile().equals("virtual"));
+        assertThat(cells.subList(7, 14)).allMatch(c -> c.profile().equals("platform"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package lab.fanout.bench.model;
 
 import org.junit.jupiter.api.Test;
 
+import static lab.fanout.bench.model.Strategy.BOUNDED_POOL;
 import static lab.fanout.bench.model.Strategy.COMPLETABLE_FUTURE;
 import static lab.fanout.bench.model.Strategy.REACTIVE;
 import static lab.fanout.bench.model.Strategy.SCOPE_FORK;
@@ -65,6 +66,18 @@ class BoundTest {
             assertThat(Bound.of(s, false, 1000, 10, 5000, 5000, 200, 4, null).ceilings().containsKey("request threads"))
                     .as(s.toString()).isEqualTo(s != REACTIVE);
         }
+    }
+
+    /** The quick preset's cell: 100 clients, 200 ms, the pool's default 200 threads hold 1,000 calls a second. */
+    @Test
+    void theBoundedPoolsThreadsBindItsStrategyOnly() {
+        Bound b = Bound.of(BOUNDED_POOL, true, 100, 200, 500, 167, 200, 1, null)
+                .withBoundedPool(BOUNDED_POOL, 200, 200);
+        assertThat(b.requestsPerSecond()).isCloseTo(200 / 0.6, within(1e-9));
+        assertThat(b.limit()).isEqualTo(Bound.BOUNDED_POOL);
+        Bound other = Bound.of(SCOPE_FORK, true, 100, 200, 500, 167, 200, 1, null);
+        assertThat(other.withBoundedPool(SCOPE_FORK, 200, 200)).isEqualTo(other);
+        assertThat(b.withBoundedPool(BOUNDED_POOL, null, 200)).isEqualTo(b);
     }
 
     @Test

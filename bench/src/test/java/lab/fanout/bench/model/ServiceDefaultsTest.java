@@ -34,6 +34,8 @@ class ServiceDefaultsTest {
         assertThat(yml.at("/fanout/pool/max-per-route").isMissingNode())
                 .as("max-per-route left to FanoutProperties").isTrue();
         assertThat(yml.at("/fanout/deadline").asString()).isEqualTo(ServiceDefaults.DEADLINE_SECONDS + "s");
+        assertThat(yml.at("/fanout/bounded-pool/threads").asInt()).isEqualTo(ServiceDefaults.BOUNDED_POOL_THREADS);
+        assertThat(yml.at("/fanout/bounded-pool/queue").asInt()).isEqualTo(ServiceDefaults.BOUNDED_POOL_QUEUE);
     }
 
     @Test

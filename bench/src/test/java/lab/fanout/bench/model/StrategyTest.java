@@ -20,8 +20,9 @@ class StrategyTest {
         assertThatThrownBy(() -> Strategy.parse("loom")).hasMessage("strategy 'loom' is not one of [sequential, "
                 + "completableFuture, completableFutureWithThreadTaskExecutor, "
                 + "completableFutureWithVirtualTaskExecutor, "
-                + "scopeFork, reactive] (aliases: seq, cf, commonPool, threadPerTask, threads, virtualThreadPerTask, "
-                + "virtual, structured, scope, webclient)");
+                + "scopeFork, reactive, completableFutureWithBoundedPool] (aliases: seq, cf, commonPool, "
+                + "threadPerTask, threads, virtualThreadPerTask, virtual, structured, scope, webclient, boundedPool, "
+                + "pool, bulkhead)");
     }
 
     @Test

@@ -24,8 +24,8 @@ class OverloadCellTest {
                         && c.mode().equals("adaptive")).extracting(OverloadCell::shape).containsExactly("2x", "10x");
             }
         }
-        assertThat(cells).hasSize(2 * 3 * (6 + 6 + 2));
-        assertThat(OverloadCell.all(List.of("platform"))).allMatch(c -> c.profile().equals("platform")).hasSize(42);
+        assertThat(cells).hasSize(2 * 4 * (6 + 6 + 2));
+        assertThat(OverloadCell.all(List.of("platform"))).allMatch(c -> c.profile().equals("platform")).hasSize(56);
     }
 
     @Test
@@ -35,6 +35,8 @@ class OverloadCellTest {
         OverloadCell tenTimes = new OverloadCell("platform", "off", Strategy.REACTIVE, 10.0);
         assertThat(tenTimes.offeredPerSecond()).isEqualTo(500.0);
         assertThat(tenTimes.id()).isEqualTo("platform-off-reactive-10x");
+        // the bounded pool's 300 threads bind it at the same 50 req/s as the connections bind the others
+        assertThat(new OverloadCell("virtual", "off", Strategy.BOUNDED_POOL, 1.0).bound()).isEqualTo(50.0);
         OverloadCell half = new OverloadCell("virtual", "fixed", Strategy.THREAD_PER_TASK, 0.5);
         assertThat(half.shape()).isEqualTo("0.5x");
         assertThat(half.id()).isEqualTo("virtual-fixed-threadPerTask-0_5x");
@@ -50,10 +52,10 @@ class OverloadCellTest {
     }
 
     @Test
-    void theDryRunSaysEveryCellAndAboutAnHourPerFork() {
+    void theDryRunSaysEveryCellAndTheTimePerFork() {
         List<String> plan = OverloadPreset.plan(List.of("virtual", "platform"), 3);
-        assertThat(plan).hasSize(84 + 1);
-        assertThat(plan.getLast()).startsWith("84 cells x 3 forks, about ").contains("bound 50 req/s");
+        assertThat(plan).hasSize(112 + 1);
+        assertThat(plan.getLast()).startsWith("112 cells x 3 forks, about ").contains("bound 50 req/s");
         assertThat(plan.getFirst()).contains("virtual admission=off virtualThreadPerTask 0.5x").contains("25 req/s");
     }
 }

@@ -18,6 +18,7 @@ class ServiceInfoTest {
                                    "maxHeapBytes": 2082471936, "jvmInputArguments": ["--enable-preview", "-Dx=1"]},
                        "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 500, "acquireTimeout": "PT5S"},
                                   "deadline": "PT10S"},
+                       "fanout.bounded-pool": {"threads": 50, "queue": 100, "retryAfter": "PT1S"},
                        "simulation": {"requestKnobs": false}}}""";
 
     @Test
@@ -39,6 +40,8 @@ class ServiceInfoTest {
         assertThat(info.latencyMs()).isNull();
         assertThat(info.availableProcessors()).isEqualTo(2);
         assertThat(info.requestKnobs()).isFalse();
+        assertThat(info.boundedPoolThreads()).isEqualTo(50);
+        assertThat(info.deployment(200).boundedPool()).isEqualTo(50);
         assertThat(info.summary()).isEqualTo("profile=platform tomcatThreads=10 pool=500/500 commonPoolParallelism=1"
                 + " carrierParallelism=2 jvm=[-Dx=1]");
     }

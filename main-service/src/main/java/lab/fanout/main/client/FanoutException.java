@@ -1,11 +1,13 @@
 package lab.fanout.main.client;
 
 import java.net.URI;
+import java.time.Duration;
 
 import lab.fanout.common.Problems;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -31,7 +33,12 @@ public final class FanoutException extends ErrorResponseException {
         /** The request thread was interrupted while it waited for its calls (the service is stopping). */
         INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted"),
         /** The JVM could not start a platform thread for a call: the process is at its thread limit. */
-        THREAD_LIMIT(HttpStatus.SERVICE_UNAVAILABLE, "thread-limit", "Thread limit reached");
+        THREAD_LIMIT(HttpStatus.SERVICE_UNAVAILABLE, "thread-limit", "Thread limit reached"),
+        /**
+         * The bounded pool refused a call, its threads busy and its queue full: the bulkhead at the calls, a sibling of
+         * admission control's {@code overloaded} at the door, with {@code Retry-After} as that one.
+         */
+        BULKHEAD_FULL(HttpStatus.SERVICE_UNAVAILABLE, "bulkhead-full", "Bulkhead full");
 
         private final HttpStatus status;
         private final URI type;
@@ -92,6 +99,20 @@ public final class FanoutException extends ErrorResponseException {
                 + " at its thread limit: ulimit -u, a pids cgroup, or no memory for a thread stack). The request's"
                 + " calls already started were cancelled; strategies that need no new platform thread still answer.",
                 error);
+    }
+
+    /**
+     * @param refused    the call the pool refused; the calls started before it are the caller's to cancel
+     * @param detail     which pool and why, for the caller
+     * @param retryAfter the {@code Retry-After} header, whole seconds (at least 1)
+     * @return 503 {@code bulkhead-full} naming {@code refused}'s downstream, with {@code Retry-After}; the caller adds
+     *         the pool ({@code pool} property)
+     */
+    public static FanoutException bulkheadFull(Downstream refused, String detail, Duration retryAfter,
+                                               Throwable cause) {
+        FanoutException full = new FanoutException(Kind.BULKHEAD_FULL, refused, detail, cause);
+        full.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+        return full;
     }
 
     public Kind kind() {

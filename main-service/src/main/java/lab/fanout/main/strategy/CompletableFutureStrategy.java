@@ -8,9 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import lab.fanout.main.client.Exchange;
@@ -35,6 +37,11 @@ import lab.fanout.main.client.FanoutException;
  * the JVM refuses one ({@code OutOfMemoryError: unable to create native thread}, thrown by {@code supplyAsync}). The
  * calls already started are then cancelled and awaited, and the request answers 503 {@code thread-limit}; the other
  * strategies, and this one once threads are free again, go on serving.
+ * <p>
+ * Pool ceiling: the {@link BoundedPool} refuses a call when its threads are busy and its queue is full. The request's
+ * calls handed to it before are then taken back out of its queue if they have not started, and cancelled and awaited
+ * if they have, and the request answers 503 {@code bulkhead-full} naming the pool. A hedge's second copy that the pool
+ * refuses is not sent, and the first copy goes on.
  */
 public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
@@ -58,7 +65,8 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
 
     /**
      * @throws FanoutException as every strategy; 503 {@code thread-limit} when the executor could not start a
-     *                         platform thread for a call, after the calls already started were cancelled and ended
+     *                         platform thread for a call, after the calls already started were cancelled and ended;
+     *                         503 {@code bulkhead-full} when the bounded pool refused a call, likewise
      */
     @Override
     public Fetched fetch(FanoutCalls calls) {
@@ -71,6 +79,13 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
                 FanoutException threadLimit = FanoutException.threadLimit(e, call.downstream());   // or rethrows e
                 cancelAndAwait(started, calls);
                 throw threadLimit;
+            } catch (RejectedExecutionException e) {
+                if (!(executor instanceof BoundedPool pool) || pool.isShutdown()) {
+                    throw e;   // an executor that is stopping: not a full pool
+                }
+                FanoutException full = pool.full(call.downstream(), e);
+                cancelAndAwait(started, calls);
+                throw full;
             }
         }
         List<CompletableFuture<?>> futures = started.stream().<CompletableFuture<?>>map(Started::result).toList();
@@ -95,24 +110,35 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
         return true;
     }
 
-    /** @throws OutOfMemoryError when the executor cannot start a thread for the call's first attempt */
+    /**
+     * @throws OutOfMemoryError           when the executor cannot start a thread for the call's first attempt
+     * @throws RejectedExecutionException when the executor refuses it (a full bounded pool)
+     */
     private <T> Started start(FanoutCall<T> call, AtomicReference<RuntimeException> firstFailure) {
+        BoundedPool.Tasks tasks = executor instanceof BoundedPool pool ? pool.tasks() : null;
+        Executor on = tasks != null ? tasks : executor;
+        BooleanSupplier withdraw = tasks != null ? tasks::withdraw : () -> false;
         Optional<Duration> delay = call.hedgeDelay();
         if (delay.isPresent()) {
-            CompletableFutureHedge<T> hedge = new CompletableFutureHedge<>(call, delay.get(), executor, firstFailure);
-            return new Started(hedge.result(), hedge::cancel);
+            CompletableFutureHedge<T> hedge = new CompletableFutureHedge<>(call, delay.get(), on, firstFailure);
+            return new Started(hedge.result(), hedge::cancel, withdraw);
         }
         Exchange exchange = new Exchange();
-        return new Started(supply(() -> call.fetch(exchange), firstFailure), exchange::cancel);
+        return new Started(supply(() -> call.fetch(exchange), on, firstFailure), exchange::cancel, withdraw);
     }
 
     /**
      * Cancels the calls' HTTP exchanges (their connections are closed and their leases released at once, see
-     * {@link Exchange}) and waits, at most until the deadline, for the calls to end, so that the request is answered
-     * with nothing of it left running.
+     * {@link Exchange}), takes the calls that have not started out of a bounded pool's queue, and waits, at most until
+     * the deadline, for the others to end, so that the request is answered with nothing of it left running or queued.
      */
     private static void cancelAndAwait(List<Started> started, FanoutCalls calls) {
-        started.forEach(call -> call.cancel().run());
+        for (Started call : started) {
+            call.cancel().run();
+            if (call.withdraw().getAsBoolean()) {
+                call.result().cancel(false);   // out of the queue before it ran: it would never complete by itself
+            }
+        }
         try {
             CompletableFuture.allOf(started.stream().map(Started::result).toArray(CompletableFuture<?>[]::new))
                     .get(calls.deadline().remaining().toNanos(), TimeUnit.NANOSECONDS);
@@ -124,7 +150,8 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     }
 
     /** @return the call on the executor; its failure, if it is the request's first, recorded before it completes */
-    private <T> CompletableFuture<T> supply(Supplier<T> call, AtomicReference<RuntimeException> firstFailure) {
+    private static <T> CompletableFuture<T> supply(Supplier<T> call, Executor executor,
+                                                   AtomicReference<RuntimeException> firstFailure) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return call.get();
@@ -138,10 +165,11 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     /**
      * A call handed to the executor.
      *
-     * @param result its answer
-     * @param cancel ends its HTTP exchanges (both of a hedged call) at once
+     * @param result   its answer
+     * @param cancel   ends its HTTP exchanges (both of a hedged call) at once
+     * @param withdraw takes its tasks out of a bounded pool's queue; true if none of them will run
      */
-    private record Started(CompletableFuture<?> result, Runnable cancel) {
+    private record Started(CompletableFuture<?> result, Runnable cancel, BooleanSupplier withdraw) {
     }
 
     /** Closes a thread-per-task executor when the application stops; waits for calls still running. */

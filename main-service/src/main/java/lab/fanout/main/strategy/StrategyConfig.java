@@ -5,16 +5,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import lab.fanout.main.client.FanoutCallMeters;
+import lab.fanout.main.config.BoundedPoolProperties;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The three CompletableFuture strategies: the same code ({@link CompletableFutureStrategy}) on three executors, and
+ * The four CompletableFuture strategies: the same code ({@link CompletableFutureStrategy}) on four executors, and
  * the metrics that tell the strategies apart on the dashboards (grafana/).
  * The thread-per-task executors live as long as the application (closed by Spring at shutdown), not per request:
  * an executor per request would have to be closed at the end of the request, and {@code close()} waits for every
@@ -47,6 +49,16 @@ class StrategyConfig {
                 Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fanout-virtual-", 0).factory()));
     }
 
+    /**
+     * A fixed pool of platform threads with a bounded queue ({@link BoundedPool}), sized by
+     * {@code fanout.bounded-pool.*}: the bulkhead most services put around their calls.
+     */
+    @Bean
+    CompletableFutureStrategy boundedPoolStrategy(BoundedPoolProperties pool) {
+        return new CompletableFutureStrategy(StrategyName.BOUNDED_POOL, new BoundedPool(
+                StrategyName.BOUNDED_POOL.toString(), pool.threads(), pool.queue(), pool.retryAfter()));
+    }
+
     /** The {@code strategy} tag of {@code http.server.requests}. */
     @Bean
     StrategyObservationConvention strategyObservationConvention() {
@@ -57,7 +69,9 @@ class StrategyConfig {
      * {@code executor_*{name=<strategy>}} for the executor behind each CompletableFuture strategy: for the
      * thread-per-task executors (platform and virtual) {@code executor_active_threads}, the calls running now; for
      * the common ForkJoinPool also {@code executor_parallelism_threads} and {@code executor_queued_tasks}, the calls
-     * waiting for one of its (on 2 cores: 1) workers.
+     * waiting for one of its (on 2 cores: 1) workers; for the bounded pool also {@code executor_pool_max_threads},
+     * {@code executor_queued_tasks} and the calls it refused, {@code fanout_bounded_pool_rejected_total}
+     * ({@code executor_queue_remaining_tasks} reads its queue array, threads + queue long: see {@link BoundedPool}).
      * <p>
      * The thread-per-task gauges read a private JDK method, so the JVM needs
      * {@code --add-opens java.base/java.util.concurrent=ALL-UNNAMED} (in main-service.jar's manifest, and in
@@ -69,8 +83,17 @@ class StrategyConfig {
                 .filter(CompletableFutureStrategy.class::isInstance)
                 .map(CompletableFutureStrategy.class::cast)
                 .filter(strategy -> strategy.executor() instanceof ExecutorService)
-                .forEach(strategy -> new ExecutorServiceMetrics((ExecutorService) strategy.executor(),
-                        strategy.name().toString(), Tags.empty()).bindTo(registry));
+                .forEach(strategy -> {
+                    String name = strategy.name().toString();
+                    new ExecutorServiceMetrics((ExecutorService) strategy.executor(), name, Tags.empty())
+                            .bindTo(registry);
+                    if (strategy.executor() instanceof BoundedPool pool) {
+                        FunctionCounter.builder("fanout.bounded.pool.rejected", pool, BoundedPool::rejected)
+                                .description("Calls the bounded pool refused, its threads busy and its queue full: each"
+                                        + " ended its request 503 bulkhead-full (or left a hedge's copy unsent)")
+                                .tag("name", name).register(registry);
+                    }
+                });
     }
 
     /** The hedging meters of every strategy that hedges, at 0 from the start (grafana/: a rate of 0, not no data). */

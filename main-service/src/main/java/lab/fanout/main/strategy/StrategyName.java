@@ -20,7 +20,12 @@ public enum StrategyName {
     /** StructuredTaskScope (JDK 25 preview, JEP 505): a virtual thread per call, siblings cancelled on failure. */
     SCOPE_FORK("scopeFork", "structured", "scope"),
     /** WebClient on HttpClient 5's async client, joined with Mono.zip: no thread waits, siblings cancelled on failure. */
-    REACTIVE("reactive", "webclient");
+    REACTIVE("reactive", "webclient"),
+    /**
+     * CompletableFuture.supplyAsync on a fixed pool of platform threads with a bounded queue (the bulkhead): a call past
+     * both is refused, and its request answered 503 bulkhead-full.
+     */
+    BOUNDED_POOL("completableFutureWithBoundedPool", "boundedPool", "pool", "bulkhead");
 
     private final String parameterValue;
     private final List<String> aliases;

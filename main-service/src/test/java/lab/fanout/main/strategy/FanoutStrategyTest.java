@@ -18,6 +18,7 @@ import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.FanoutException;
 import lab.fanout.main.client.ScriptedDownstreamClient;
+import lab.fanout.main.config.BoundedPoolProperties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,8 @@ class FanoutStrategyTest {
     private static final StrategyConfig CONFIG = new StrategyConfig();
     private static final List<FanoutStrategy> ALL = List.of(new SequentialStrategy(),
             CONFIG.completableFutureStrategy(), CONFIG.threadPerTaskStrategy(), CONFIG.virtualThreadPerTaskStrategy(),
-            new StructuredScopeStrategy(), new ReactiveStrategy());
+            new StructuredScopeStrategy(), new ReactiveStrategy(),
+            CONFIG.boundedPoolStrategy(new BoundedPoolProperties(50, 100, Duration.ofSeconds(1))));
     /** Also checks that every StrategyName has exactly one strategy. */
     private static final StrategyRegistry STRATEGIES = new StrategyRegistry(ALL);
 
@@ -122,7 +124,8 @@ class FanoutStrategyTest {
      * calls on the request thread and relies on the client's timeouts.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE",
+            "BOUNDED_POOL"})
     void parallelStrategiesEndAtTheDeadlineEvenWhenACallIgnoresIt(StrategyName strategy) {
         answerAll(NOW);
         downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
@@ -191,7 +194,7 @@ class FanoutStrategyTest {
 
     /** {@code allOf} completes only when every call has: the siblings of a failed call run to their end. */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "BOUNDED_POOL"})
     void completableFutureStrategiesLetTheSiblingsOfAFailedCallFinishBeforeFailing(StrategyName strategy) {
         FanoutException failure = downstreamError(ORDERS);
         answerAll(ms(300));
@@ -209,7 +212,8 @@ class FanoutStrategyTest {
      * parallelism 3 (orders first), so there the earliest failure is orders'.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE",
+            "BOUNDED_POOL"})
     void parallelStrategiesReportTheEarliestFailure(StrategyName strategy) {
         FanoutException late = downstreamError(ORDERS);
         FanoutException early = downstreamError(PRODUCTS);
@@ -222,7 +226,7 @@ class FanoutStrategyTest {
 
     /** {@code cancel(true)} does not interrupt a CompletableFuture's running task: the call goes on after the 504. */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "BOUNDED_POOL"})
     void completableFutureStrategiesLeaveACallRunningWhenTheDeadlineRunsOut(StrategyName strategy) {
         answerAll(NOW);
         downstreams.ignoringDeadline(ACCOUNTS, SOME_ACCOUNTS, BEYOND_BUDGET);
@@ -241,7 +245,8 @@ class FanoutStrategyTest {
      * is not left set on the thread that writes the answer.
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE",
+            "BOUNDED_POOL"})
     void anInterruptedWaitIs503InterruptedAndHandled(StrategyName strategy) throws Exception {
         answerAll(Duration.ofSeconds(2));
         CompletableFuture<Throwable> failure = new CompletableFuture<>();

@@ -15,7 +15,8 @@ class StrategyNameTest {
     void toStringIsTheSeedsParameterValue() {
         assertThat(StrategyName.values()).extracting(Object::toString).containsExactly("sequential",
                 "completableFuture", "completableFutureWithThreadTaskExecutor",
-                "completableFutureWithVirtualTaskExecutor", "scopeFork", "reactive");
+                "completableFutureWithVirtualTaskExecutor", "scopeFork", "reactive",
+                "completableFutureWithBoundedPool");
     }
 
     @ParameterizedTest
@@ -30,7 +31,8 @@ class StrategyNameTest {
 
     @ParameterizedTest
     @CsvSource({"seq, SEQUENTIAL", "cf, COMPLETABLE_FUTURE", "threads, THREAD_PER_TASK",
-            "virtual, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK", "webclient, REACTIVE"})
+            "virtual, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK", "webclient, REACTIVE", "pool, BOUNDED_POOL",
+            "boundedPool, BOUNDED_POOL", "bulkhead, BOUNDED_POOL"})
     void knowsTheShortAliases(String alias, StrategyName strategy) {
         assertThat(StrategyName.fromParameter(alias)).isEqualTo(strategy);
     }
@@ -39,6 +41,7 @@ class StrategyNameTest {
     void rejectsAnUnknownNameListingTheValidOnes() {
         assertThatIllegalArgumentException().isThrownBy(() -> StrategyName.fromParameter("fast"))
                 .withMessage("'fast' is not one of [sequential, completableFuture, "
-                        + "completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork, reactive]");
+                        + "completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork, "
+                        + "reactive, completableFutureWithBoundedPool]");
     }
 }

@@ -127,7 +127,7 @@ class DownstreamFailureIntegrationTest extends FanoutIntegrationTest {
      * even run one after another: longer still).
      */
     @ParameterizedTest
-    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK"})
+    @EnumSource(names = {"COMPLETABLE_FUTURE", "THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "BOUNDED_POOL"})
     void completableFutureStrategiesWaitForTheSlowestSiblingBeforeFailing(StrategyName strategy) {
         failFastWhileSiblingsAreSlow();
 

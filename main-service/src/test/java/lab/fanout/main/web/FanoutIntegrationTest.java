@@ -175,7 +175,8 @@ abstract class FanoutIntegrationTest {
 
     /**
      * @return how many rounds of one downstream latency the strategy needs for its three blocking calls on this
-     * JVM: sequential 3, the thread-per-task, structured and reactive strategies 1, and {@code completableFuture}
+     * JVM: sequential 3, the thread-per-task, structured, reactive and bounded-pool (200 threads by default)
+     * strategies 1, and {@code completableFuture}
      * ceil(3 / common-pool parallelism), because the common pool runs at most that many blocking calls at once
      * (parallelism = cores - 1, so 1 on 2 cores, where it is effectively sequential)
      */
@@ -183,7 +184,7 @@ abstract class FanoutIntegrationTest {
         return switch (strategy) {
             case SEQUENTIAL -> 3;
             case COMPLETABLE_FUTURE -> Math.ceilDiv(3, Math.min(3, ForkJoinPool.getCommonPoolParallelism()));
-            case THREAD_PER_TASK, VIRTUAL_THREAD_PER_TASK, SCOPE_FORK, REACTIVE -> 1;
+            case THREAD_PER_TASK, VIRTUAL_THREAD_PER_TASK, SCOPE_FORK, REACTIVE, BOUNDED_POOL -> 1;
         };
     }
 

@@ -101,7 +101,7 @@ class HedgingIntegrationTest {
      * before 2 s, orders-service sees the first copy's connection closed unanswered, and no connection stays leased.
      */
     @ParameterizedTest
-    @EnumSource(names = {"THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE"})
+    @EnumSource(names = {"THREAD_PER_TASK", "VIRTUAL_THREAD_PER_TASK", "SCOPE_FORK", "REACTIVE", "BOUNDED_POOL"})
     void theSecondCopyWinsAndTheLoserIsCancelledAtTheDownstream(StrategyName strategy) {
         orders.script(2000);
         double sent = count("fanout.hedges.sent", strategy);
@@ -169,7 +169,7 @@ class HedgingIntegrationTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            concurrency=sequential&hedgeAfterMs=100 | hedgeAfterMs: sequential makes one call at a time and cannot send a second copy of a slow one; hedge with one of [completableFuture, completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork, reactive]
+            concurrency=sequential&hedgeAfterMs=100 | hedgeAfterMs: sequential makes one call at a time and cannot send a second copy of a slow one; hedge with one of [completableFuture, completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor, scopeFork, reactive, completableFutureWithBoundedPool]
             concurrency=scopeFork&hedgeAfterMs=soon | hedgeAfterMs: must be a whole number of milliseconds from 0 to 60000, or p95 (got 'soon')
             concurrency=scopeFork&hedgeAfterMs=60001 | hedgeAfterMs: must be a whole number of milliseconds from 0 to 60000, or p95 (got '60001')
             concurrency=reactive&hedgeAfterMs=-1    | hedgeAfterMs: must be a whole number of milliseconds from 0 to 60000, or p95 (got '-1')

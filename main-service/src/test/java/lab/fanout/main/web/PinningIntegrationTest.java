@@ -77,7 +77,7 @@ class PinningIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail").asString()
                 .startsWith("pinning: reactive blocks no thread").contains("[sequential, completableFuture,"
                         + " completableFutureWithThreadTaskExecutor, completableFutureWithVirtualTaskExecutor,"
-                        + " scopeFork]");
+                        + " scopeFork, completableFutureWithBoundedPool]");
     }
 
     @ParameterizedTest
