@@ -3,7 +3,7 @@
 # single-node cluster of ./lab cluster up (k8s/README.md, "A real cluster on this machine"). A line per check;
 # every check runs even after a failure; the exit status is the number of failed checks. Arguments: the numbers of
 # the checks to run (default all; 3 before 4 before 5 gives check 5 recent load to see; 8 switches orders-service to
-# PostgreSQL and back).
+# PostgreSQL and back, 9 main-service-virtual to a lowered admission limit and back).
 #   1 server-side dry run of k8s/ against the real API server; the namespace's restricted Pod Security level
 #     enforced by admission (a privileged pod is refused)
 #   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
@@ -25,6 +25,10 @@
 #     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); after
 #     a short load of every strategy, every dashboard query has data, the JDBC pool row included (in check 5, on the
 #     memory store, that row must be empty: empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
+#   9 admission control: each variant's limit is the ceiling its heap implies, and that heap 70 % of the pod's memory
+#     limit; k8s/tests/cluster-burst lowers main-service-virtual's limit and its load Job bursts that variant alone past
+#     it: only 200s and 503s, every 503 an admission refusal (Prometheus), in flight at the limit, no restart, the
+#     other variant without a request or a refusal; then k8s/tests/cluster again
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -396,24 +400,27 @@ bodies() {
   done
 }
 
-# orders_info: orders-service's /actuator/info from its ready pod (not one a rollout is still deleting)
-orders_info() {
+# actuator_info APP: /actuator/info of APP's ready pod (not one a rollout is still deleting), from its management port
+actuator_info() {
   local address info
   for _ in $(seq 1 30); do
-    address=$(kc get pods -l app=orders-service -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
+    address=$(kc get pods -l "app=$1" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null
       and any(.status.conditions[]?; .type == "Ready" and .status == "True"))][0]
       | "\(.status.podIP):\(.spec.containers[0].ports[] | select(.name == "management") | .containerPort)" // empty')
     if [[ -n $address ]]; then
       info=$(in_ns curl -s --max-time 5 "http://$address/actuator/info")
-      [[ -n $(jq -r '.knobs.orders.store // empty' <<<"$info" 2>/dev/null) ]] && { echo "$info"; return; }
+      [[ -n $(jq -r '.knobs // empty' <<<"$info" 2>/dev/null) ]] && { echo "$info"; return; }
     fi
     sleep 1
   done
 }
+orders_info() { actuator_info orders-service; }
 
-# prometheus_value QUERY: the first result's value, through the port-forward of check 8
+# prometheus_value QUERY [TIME]: the first result's value (at TIME, Unix seconds; default now), through the
+# port-forward of checks 8 and 9; empty when the result is
 prometheus_value() {
-  in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // empty'
+  in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} \
+    | jq -r '.data.result[0].value[1] // empty'
 }
 
 check8() {
@@ -521,11 +528,139 @@ check8_restore() {
   fi
 }
 
+# pod_state APP: "name restartCount" of APP's pod (not one a rollout is still deleting)
+pod_state() {
+  kc get pods -l "app=$1" -o json | jq -r '[.items[] | select(.metadata.deletionTimestamp == null)][0]
+    | "\(.metadata.name) \(.status.containerStatuses[0].restartCount)"'
+}
+
+# admission_follows_heap VARIANT [WANT_LIMIT]: the variant's /actuator/info admission limit is WANT_LIMIT (default: the
+# ceiling) and its ceiling is the heap's, max heap x heap-share / bytes-per-request (main-service's application.yml
+# defaults, which k8s/ does not override), computed here from the heap the JVM reports (Runtime.maxMemory); that heap
+# in turn must be the pod's memory limit x the image's -XX:MaxRAMPercentage (read from the JVM's own arguments), within
+# 5 %: the JVM rounds the heap to its alignment, and under the serial collector, which it picks for a container below
+# 1,792 MiB, Runtime.maxMemory leaves out one survivor space.
+admission_follows_heap() {
+  local variant=$1 want_limit=${2:-} info memory pct heap limit ceiling mode share per_request want ratio gc
+  share=$(sed -n 's/^ *heap-share: *\([0-9.]*\).*/\1/p' main-service/src/main/resources/application.yml)
+  per_request=$(sed -n 's/^ *bytes-per-request: *\([0-9]*\)KB.*/\1/p' main-service/src/main/resources/application.yml)
+  info=$(actuator_info "$variant")
+  memory=$(kc get deployment "$variant" -o jsonpath='{.spec.template.spec.containers[0].resources.limits.memory}')
+  read -r heap pct limit ceiling mode gc < <(jq -r '[.knobs.runtime.maxHeapBytes, (first(.knobs.runtime.jvmInputArguments[]
+    | select(startswith("-XX:MaxRAMPercentage=")) | ltrimstr("-XX:MaxRAMPercentage=")) // "none"), .admission.limit,
+    .admission.ceiling, .admission.mode, (.knobs.runtime.garbageCollectors | join(","))] | map(tostring) | join(" ")' <<<"$info")
+  want=$(awk -v h="$heap" -v s="$share" -v b="$per_request" 'BEGIN {printf "%d", h * s / (b * 1024)}')   # Spring's KB: 1,024 bytes
+  ratio=$(awk -v h="$heap" -v m="$(numfmt --from=iec-i "$memory")" -v p="$pct" 'BEGIN {printf "%.3f", h / (m * p / 100)}')
+  if [[ $mode == fixed && $limit == "${want_limit:-$ceiling}" && $ceiling == "$want" ]] \
+      && awk -v r="$ratio" 'BEGIN {exit !(r >= 0.95 && r <= 1.05)}'; then
+    pass "9 $variant: admission limit $limit$([[ -z $want_limit ]] && echo ' = its ceiling') ($mode); ceiling $ceiling = heap $((heap >> 20)) MiB x $share / $per_request KiB, that heap = $ratio x $pct % of the pod's $memory memory limit ($gc)"
+  else
+    fail "9 $variant admission: mode '$mode', limit '$limit' (want ${want_limit:-the ceiling}), ceiling '$ceiling' (want $want = heap $heap x $share / $per_request KiB), heap / ($pct % of $memory) = $ratio (want 0.95..1.05)"
+    detail "$(jq -c '.admission' <<<"$info" 2>&1)"
+  fi
+}
+
+# The limit follows the pod's memory limit (both variants as k8s/ deploys them); then k8s/tests/cluster-burst lowers one
+# variant's limit and its load Job bursts that variant alone past it (hey in a pod, through the variant's Service,
+# bounded by the Job's duration): every 503 is an admission refusal, in flight stays at the limit, no pod restarts, and
+# the other variant sees neither a request nor a refusal. Read as Grafana's admission row would, from Prometheus.
+check9() {
+  local variant target other lowered before_target before_other after_target after_other out codes ok200 ok503 \
+    other_requests other_before other_after rejected rejected_other http503 in_flight limit_gauge start end rates q
+  for variant in "${variants[@]}"; do admission_follows_heap "$variant"; done
+  kc delete job hey-load --ignore-not-found >/dev/null
+  if ! out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster-burst -l 'app.kubernetes.io/component!=load-generator' 2>&1); then
+    fail "9 kubectl apply -k k8s/tests/cluster-burst"; detail "$out"; return
+  fi
+  # the variant whose Deployment the overlay gives a limit of its own, and that limit
+  target=$(kc get deployments -o json | jq -r '.items[] | select(any(.spec.template.spec.containers[0].env[]?;
+    .name == "FANOUT_ADMISSION_MAX_IN_FLIGHT")) | .metadata.name')
+  lowered=$(kc get deployment "$target" -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="FANOUT_ADMISSION_MAX_IN_FLIGHT")].value}')
+  other=$(printf '%s\n' "${variants[@]}" | grep -vx "$target")
+  before_other=$(pod_state "$other")
+  if ! kc rollout status deployment/"$target" --timeout=300s >/dev/null 2>&1; then
+    fail "9 $target with its limit lowered not rolled out"; detail "$(kc get pods -l "app=$target" -o wide 2>&1)"
+    check9_restore "$target"; return
+  fi
+  admission_follows_heap "$target" "$lowered"
+  before_target=$(pod_state "$target")
+  prometheus_port_forward 19091
+  for _ in $(seq 1 24); do   # the new pod's first scrapes: every 5 s
+    [[ $(prometheus_value "sum(fanout_admission_limit{application=\"$target\"})") == "$lowered" ]] && break
+    sleep 5
+  done
+  # the other variant's backoffice requests so far: 0 (not absent) when it has served none but is scraped
+  other_requests="sum(http_server_requests_seconds_count{application=\"$other\", uri=~\"/backoffice/.*\"}) or 0 * sum(up{app=\"$other\"} == 1)"
+  other_before=$(prometheus_value "$other_requests")
+  "${KUBECTL[@]}" apply -k k8s/tests/cluster-burst -l app.kubernetes.io/component=load-generator >/dev/null
+  if kc wait --for=condition=Complete job/hey-load --timeout=180s >/dev/null 2>&1; then
+    kc logs job/hey-load >"$work/burst.log" 2>&1
+  else
+    fail "9 the burst Job did not complete within 180 s"; detail "$(kc logs job/hey-load --tail=5 2>&1)"
+    kill "$pf_pid" 2>/dev/null; pf_pid=; check9_restore "$target"; return
+  fi
+  read -r start end < <(kc get job hey-load -o json | jq -r '[.status.startTime, .status.completionTime]
+    | map(fromdateiso8601) | "\(.[0]) \(.[1])"')
+  sleep 12   # two scrape intervals (5 s): the last scrape holds the whole burst
+  codes=$(sed -n '/Status code distribution/,/^$/p' "$work/burst.log" | awk '/\[/ {print $1 $2}' | paste -sd' ')
+  ok200=$(grep -o '\[200\][0-9]*' <<<"$codes" | cut -d']' -f2); ok503=$(grep -o '\[503\][0-9]*' <<<"$codes" | cut -d']' -f2)
+  if [[ $codes =~ ^\[200\][0-9]+\ \[503\][0-9]+$ ]] && ! grep -q 'Error distribution' "$work/burst.log"; then
+    pass "9 $target burst ($(grep '^===' "$work/burst.log" | sed 's/.*: //'), from a pod, $((end - start)) s): $ok200 x 200, $ok503 x 503, nothing else"
+  else
+    fail "9 $target burst: status codes '$codes' (want 200s and 503s only)"; detail "$(sed -n '/Status code distribution/,$p' "$work/burst.log" | head -12)"
+  fi
+  rejected=$(prometheus_value "sum(fanout_admission_requests_total{application=\"$target\", outcome=\"rejected\"})")
+  rejected_other=$(prometheus_value "sum(fanout_admission_requests_total{application=\"$other\", outcome=\"rejected\"})")
+  http503=$(prometheus_value "sum(http_server_requests_seconds_count{application=\"$target\", uri=\"$orders\", status=\"503\"})")
+  if [[ -n $ok503 && $rejected == "$ok503" && $http503 == "$ok503" && $rejected_other == 0 ]]; then
+    pass "9 every 503 was admission's: fanout_admission_requests_total{outcome=\"rejected\"} $rejected = hey's 503s = http_server_requests 503s under uri $orders; $other: rejected $rejected_other"
+  else
+    fail "9 rejected in Prometheus: $target '$rejected', http_server_requests 503 under $orders '$http503' (want both = hey's '$ok503' 503s), $other '$rejected_other' (want 0)"
+  fi
+  in_flight=$(prometheus_value "max_over_time(sum(fanout_admission_in_flight{application=\"$target\"})[$((end - start + 5))s:1s])" "$end")
+  limit_gauge=$(prometheus_value "sum(fanout_admission_limit{application=\"$target\"})" "$end")
+  if [[ $in_flight == "$lowered" && $limit_gauge == "$lowered" ]]; then
+    pass "9 $target in flight at most $in_flight during the burst = its limit line $limit_gauge"
+  else
+    fail "9 $target in flight: maximum over the burst '$in_flight', limit gauge '$limit_gauge' (want both $lowered)"
+  fi
+  rates=$(for o in admitted rejected; do echo "$o $(prometheus_value "sum(rate(fanout_admission_requests_total{application=\"$target\", outcome=\"$o\"}[$((end - start))s]))" "$end" | awk '{printf "%.1f", $1}')/s,"; done | paste -sd' ')
+  for q in 0.5 0.99; do
+    rates+=" p$(awk -v q=$q 'BEGIN {print q * 100}') $(prometheus_value "histogram_quantile($q, sum by (le) (rate(http_server_requests_seconds_bucket{application=\"$target\", uri=~\"/backoffice/.*\"}[$((end - start))s])))" "$end" | awk '{printf "%.0f", $1 * 1000}') ms,"
+  done
+  detail "$target over the Job's $((end - start)) s (the refusals count in the latency too): ${rates%,}"
+  after_target=$(pod_state "$target"); after_other=$(pod_state "$other")
+  other_after=$(prometheus_value "$other_requests")
+  if [[ $after_target == "$before_target" && $after_other == "$before_other" ]]; then
+    pass "9 no restart: pod and restartCount before and after the burst, $target: $after_target, $other: $after_other"
+  else
+    fail "9 restarts: $target '$before_target' -> '$after_target', $other '$before_other' -> '$after_other' (name restartCount)"
+  fi
+  if [[ -n $other_before && $other_after == "$other_before" ]]; then
+    pass "9 $other untouched: its backoffice requests in Prometheus $other_after before and after the burst"
+  else
+    fail "9 $other's backoffice requests in Prometheus: '$other_before' before the burst, '$other_after' after (want equal)"
+  fi
+  kill "$pf_pid" 2>/dev/null; pf_pid=
+  check9_restore "$target"
+}
+
+# back to the deployment ./lab cluster up made (k8s/tests/cluster): the variant's own limit removed, the Job deleted
+check9_restore() {
+  local out
+  kc delete job hey-load --ignore-not-found >/dev/null
+  if out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster 2>&1) && kc rollout status deployment/"$1" --timeout=300s >/dev/null 2>&1; then
+    pass "9 restored: k8s/tests/cluster applied again, $1 rolled out without its own limit, the burst Job deleted"
+  else
+    fail "9 restoring k8s/tests/cluster"; detail "$out"
+  fi
+}
+
 echo "cluster check: node $node ($node_ip), namespace $lab_namespace"
 checks=("$@")
-(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7 8)
+(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7 8 9)
 for n in "${checks[@]}"; do
-  [[ $n =~ ^[1-8]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 8; default all)" >&2; exit 2; }
+  [[ $n =~ ^[1-9]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 9; default all)" >&2; exit 2; }
   start=$SECONDS
   "check$n"
   echo "        (check $n: $((SECONDS - start)) s)"

@@ -109,9 +109,10 @@ class DashboardsEndToEndIT {
         burst = burst();
         awaitPrometheus("sum(fanout_admission_requests_total{application=\"main-service\", outcome=\"rejected\"})",
                 burst.getOrDefault(OVERLOADED, 0), "the burst's rejections scraped");
-        // the last scrape must have happened after the load: it then holds every request
+        // the last scrape must have happened after the load and the burst: it then holds every request, the burst's
+        // refusals too (they carry the route they asked for)
         awaitPrometheus("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\"" + ORDERS + "\"})",
-                backofficeRequests, "every request of the load scraped");
+                backofficeRequests + BURST, "every request of the load and the burst scraped");
         LocalPrometheus.sleep(LocalPrometheus.SCRAPE_INTERVAL.multipliedBy(2));
     }
 
@@ -182,13 +183,18 @@ class DashboardsEndToEndIT {
      * limit and never passed it (the maximum over the last two minutes, which the panel's legend shows as "max"), and
      * reads 0 now that every request is answered; the limit line is the configured limit; admitted and rejected per
      * second are above 0, and expired is 0 (virtual request threads: no request waits for one). A rejected query that
-     * selected another outcome, or the sum of them all, would still return data: 0 is a value.
+     * selected another outcome, or the sum of them all, would still return data: 0 is a value. And
+     * http_server_requests, which the rate, latency and error panels read, counts each refusal as a 503 of the
+     * endpoint: the refusals carry its route, although Spring MVC never ran for them.
      */
     @Test
     void theAdmissionPanelsShowTheBurst() throws Exception {
         assertThat(burst.getOrDefault(OVERLOADED, 0)).as("the burst was rejected in part: %s", burst).isPositive();
         assertThat(prometheus.scalar("sum(fanout_admission_requests_total{application=\"main-service\","
                 + " outcome=\"rejected\"})")).as("rejections counted = 503s the burst's clients got")
+                .isEqualTo((double) burst.get(OVERLOADED));
+        assertThat(prometheus.scalar("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\""
+                + ORDERS + "\", status=\"503\"})")).as("503s under the endpoint's uri = 503s the burst's clients got")
                 .isEqualTo((double) burst.get(OVERLOADED));
         Query inFlight = panelQuery(ADMISSION_IN_FLIGHT + " | A");
         assertThat(panelValue(inFlight.promql())).as(inFlight.where() + " now, every request answered").isZero();

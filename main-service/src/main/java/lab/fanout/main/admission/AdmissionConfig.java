@@ -14,6 +14,8 @@ import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
@@ -27,6 +29,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Admission control on the fan-out API ({@code /backoffice/api/*}), and Tomcat's open connections capped by the heap;
@@ -43,12 +47,17 @@ class AdmissionConfig {
         return new Admission(properties, Runtime.getRuntime().maxMemory(), meters, System::nanoTime);
     }
 
-    /** Right after Boot's observation filter (order HIGHEST_PRECEDENCE + 1), so that a 503 overloaded is counted. */
+    /**
+     * Right after Boot's observation filter (order HIGHEST_PRECEDENCE + 1), so that a 503 overloaded is counted, under
+     * the route Spring MVC's {@code @RequestMapping} handler mapping finds for it.
+     */
     @Bean
     FilterRegistrationBean<AdmissionFilter> admissionFilter(Admission admission, AdmissionProperties properties,
-                                                            FanoutProperties fanout, ObjectMapper json) {
+                                                            FanoutProperties fanout, ObjectMapper json,
+                                                            @Qualifier("requestMappingHandlerMapping")
+                                                            ObjectProvider<HandlerMapping> routes) {
         var registration = new FilterRegistrationBean<>(new AdmissionFilter(admission, fanout.deadline(),
-                properties.retryAfter(), json));
+                properties.retryAfter(), json, SingletonSupplier.of(routes::getObject)));
         registration.addUrlPatterns("/backoffice/api/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -22,6 +23,9 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
  * The first thing a fan-out request meets, before Spring MVC's dispatch: past the limit on requests in flight
@@ -32,6 +36,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * <p>
  * An admitted request holds its permit until it is answered: for the reactive strategy, until its async request
  * completes, not when the request thread is released.
+ * <p>
+ * A refused request never reaches Spring MVC, so nothing would give its {@code http.server.requests} observation a
+ * route: its {@code uri} tag would read {@code UNKNOWN}. The filter asks Spring MVC's handler mapping for the route
+ * template the request would have been served under and sets it on the observation, as Spring MVC does on a match;
+ * a request that matches no route keeps {@code UNKNOWN} (its raw path would be a series per path).
  */
 final class AdmissionFilter extends OncePerRequestFilter {
 
@@ -41,12 +50,16 @@ final class AdmissionFilter extends OncePerRequestFilter {
     private final Duration deadline;
     private final long retryAfterSeconds;
     private final ObjectMapper json;
+    private final Supplier<HandlerMapping> routes;
 
-    AdmissionFilter(Admission admission, Duration deadline, Duration retryAfter, ObjectMapper json) {
+    /** @param routes Spring MVC's {@code @RequestMapping} handler mapping, looked up at the first refusal */
+    AdmissionFilter(Admission admission, Duration deadline, Duration retryAfter, ObjectMapper json,
+                    Supplier<HandlerMapping> routes) {
         this.admission = admission;
         this.deadline = deadline;
         this.retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
         this.json = json;
+        this.routes = routes;
     }
 
     @Override
@@ -56,15 +69,15 @@ final class AdmissionFilter extends OncePerRequestFilter {
         long queuedNanos = queuedAt.isPresent() ? System.nanoTime() - queuedAt.getAsLong() : 0;
         if (queuedNanos > deadline.toNanos()) {
             admission.expired();
-            overloaded(response, "The request waited " + queuedNanos / 1_000_000 + " ms for a request thread, past its"
-                    + " deadline of " + deadline.toMillis() + " ms, and was not started", Map.of("queuedMs",
-                    queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
+            overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms for a request"
+                    + " thread, past its deadline of " + deadline.toMillis() + " ms, and was not started",
+                    Map.of("queuedMs", queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
             return;
         }
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            overloaded(response, "main-service holds " + limit + " requests in flight at most and is at that"
+            overloaded(request, response, "main-service holds " + limit + " requests in flight at most and is at that"
                     + " limit; retry after " + retryAfterSeconds + " s", Map.of("limit", limit,
                     "inFlight", admission.inFlight()));
             return;
@@ -82,8 +95,9 @@ final class AdmissionFilter extends OncePerRequestFilter {
         }
     }
 
-    private void overloaded(HttpServletResponse response, String detail, Map<String, Object> properties)
-            throws IOException {
+    private void overloaded(HttpServletRequest request, HttpServletResponse response, String detail,
+                            Map<String, Object> properties) throws IOException {
+        observeRoute(request);
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", Problems.type(TYPE_NAME).toString());
         problem.put("title", "Overloaded");
@@ -95,6 +109,25 @@ final class AdmissionFilter extends OncePerRequestFilter {
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
         response.getWriter().write(json.writeValueAsString(problem));
+    }
+
+    /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */
+    private void observeRoute(HttpServletRequest request) {
+        var observation = ServerHttpObservationFilter.findObservationContext(request);
+        if (observation.isEmpty()) {
+            return;
+        }
+        if (!ServletRequestPathUtils.hasParsedRequestPath(request)) {
+            ServletRequestPathUtils.parseAndCache(request);   // what DispatcherServlet does before its handler mappings
+        }
+        try {
+            routes.get().getHandler(request);   // on a match sets BEST_MATCHING_PATTERN_ATTRIBUTE
+        } catch (Exception e) {
+            return;   // no handler for this method or media type: it stays UNKNOWN
+        }
+        if (request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern) {
+            observation.get().setPathPattern(pattern);
+        }
     }
 
     /** Releases the permit when the async request ends, however it ends (answer, timeout, error, client gone). */

@@ -7,6 +7,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
 import lab.fanout.main.admission.Admission;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
@@ -35,6 +38,11 @@ import static org.awaitility.Awaitility.await;
  * requests make their twelve calls one after another. The refused requests' own count of requests in flight is read
  * from their answers: this test's HTTP client completes its calls on that same common pool, so on 2 cores it sees
  * the refusals only seconds later, behind the strategy's calls.
+ * <p>
+ * The refusals count in {@code http.server.requests} under the endpoint's route template, status 503, outcome
+ * SERVER_ERROR, as the admitted requests do under it: Spring MVC never matches a refused request, and without the
+ * filter naming the route its {@code uri} read {@code UNKNOWN}, outside every dashboard panel that selects
+ * {@code /backoffice/}.
  */
 @ActiveProfiles("virtual")
 @TestPropertySource(properties = {"fanout.admission.max-in-flight=" + AdmissionIntegrationTest.LIMIT,
@@ -48,6 +56,9 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
 
     @Autowired
     Admission admission;
+
+    @Autowired
+    MeterRegistry registry;
 
     @AfterAll
     static void closeBackground() {
@@ -79,6 +90,13 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(exactly(LIMIT), getRequestedFor(urlPathEqualTo(path(downstream))));
         }
+        // recorded when the observation filter's chain returns, which may be just after the client has the answer
+        var refusals = registry.find("http.server.requests").tags("status", "503", "strategy", strategy.toString());
+        await().atMost(Duration.ofSeconds(5)).until(() -> refusals.timers().stream().mapToLong(Timer::count).sum(),
+                count -> count == REFUSED);
+        assertThat(refusals.timers()).as("http.server.requests of the refusals").singleElement()
+                .satisfies(timer -> assertThat(timer.getId().getTags()).contains(Tag.of("uri", ENDPOINT),
+                        Tag.of("outcome", "SERVER_ERROR")));
         // the reactive strategy's permit goes back when its async request completes, just after the answer is sent
         await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
         serveAll(0);
