@@ -122,12 +122,12 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
     }
 
     /**
-     * @return whether the cell is likely to end with a new main-service (as in the first run, 2026-11-27): a
-     *         platform request thread held by the strategy leaves a backlog past 5x and in the spike; with admission
-     *         off a virtual one runs out of heap there
+     * @return whether the cell is likely to end with a new main-service (as in the first runs, 2026-11-27): with
+     *         admission off, past 5x and in the spike, a virtual request thread runs out of heap and a platform one
+     *         held by the strategy leaves a backlog; with admission on, neither (queued requests expire at the
+     *         deadline)
      */
     boolean likelyRestart() {
-        boolean far = spike() || multiple >= 5;
-        return far && (profile.equals("platform") ? strategy.holdsRequestThread() : mode.equals("off"));
+        return (spike() || multiple >= 5) && mode.equals("off");
     }
 }

@@ -1,8 +1,6 @@
 package lab.fanout.main.admission;
 
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.config.AdmissionProperties;
@@ -10,18 +8,14 @@ import lab.fanout.main.config.FanoutProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.coyote.AbstractProtocol;
-import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import tools.jackson.databind.ObjectMapper;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.thread.Threading;
-import org.springframework.boot.tomcat.TomcatProtocolHandlerCustomizer;
-import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -92,33 +86,13 @@ class AdmissionConfig {
     }
 
     /**
-     * Platform request threads with {@code fanout.admission.expire-queued}: Tomcat's pool, recording when each request
-     * began to wait ({@link QueuedRequests}).
+     * Platform request threads with {@code fanout.admission.expire-queued} (on by default): Tomcat's protocol with a
+     * request-thread pool that records when each request began to wait ({@link QueuedRequests}).
      */
     @Bean
     @ConditionalOnThreading(Threading.PLATFORM)
-    @ConditionalOnBooleanProperty("fanout.admission.expire-queued")
-    QueueTimedPool queueTimedPool(TomcatServerProperties tomcat) {
-        return new QueueTimedPool(tomcat.getThreads());
-    }
-
-    static final class QueueTimedPool implements TomcatProtocolHandlerCustomizer<AbstractProtocol<?>>, DisposableBean {
-
-        private final TomcatServerProperties.Threads threads;
-        private final List<ThreadPoolExecutor> pools = new CopyOnWriteArrayList<>();
-
-        QueueTimedPool(TomcatServerProperties.Threads threads) {
-            this.threads = threads;
-        }
-
-        @Override
-        public void customize(AbstractProtocol<?> protocol) {
-            pools.add(QueuedRequests.install(protocol, threads));
-        }
-
-        @Override
-        public void destroy() {
-            pools.forEach(ThreadPoolExecutor::shutdownNow);   // after the server stopped and its requests ended
-        }
+    @ConditionalOnBooleanProperty(name = "fanout.admission.expire-queued", matchIfMissing = true)
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> queueTimedPool() {
+        return factory -> factory.setProtocol(QueuedRequests.Protocol.class.getName());
     }
 }

@@ -67,7 +67,7 @@ final class AdmissionFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         OptionalLong queuedAt = QueuedRequests.queuedAt();
         long queuedNanos = queuedAt.isPresent() ? System.nanoTime() - queuedAt.getAsLong() : 0;
-        if (queuedNanos > deadline.toNanos()) {
+        if (queuedNanos > deadline.toNanos() && admission.limit().isPresent()) {   // mode off: the baseline, no shedding
             admission.expired();
             overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms for a request"
                     + " thread, past its deadline of " + deadline.toMillis() + " ms, and was not started",

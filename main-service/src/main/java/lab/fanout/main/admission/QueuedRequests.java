@@ -3,24 +3,21 @@ package lab.fanout.main.admission;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.coyote.AbstractProtocol;
+import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.net.NioEndpoint;
 import org.apache.tomcat.util.threads.TaskQueue;
 import org.apache.tomcat.util.threads.TaskThreadFactory;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
-
-import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
 
 /**
  * When a request began to wait for a platform request thread. Tomcat hands each readable connection to its thread
  * pool, whose queue has no bound: past the pool's capacity, requests wait there, and a burst leaves a backlog whose
  * clients have long given up, which the threads then serve one by one (docs/overload.md). Tomcat keeps no arrival
- * time; this pool, Tomcat's own with the same settings, records the time each task was queued, so that
+ * time; {@link Protocol}'s pool, Tomcat's own in all else, records the time each task was queued, so that
  * {@link AdmissionFilter} can answer a request that waited past its deadline without starting it.
  * <p>
  * Virtual request threads do not queue here (each request gets a new thread at once), so this applies to the
- * {@code platform} profile only, and only with {@code fanout.admission.expire-queued}: Tomcat reports the max
- * threads of a pool it did not create as -1 ({@code AbstractEndpoint.getMaxThreads}), so
- * {@code tomcat_threads_config_max_threads} and the dashboards' platform thread bound go empty while it is on.
+ * {@code platform} profile only ({@code fanout.admission.expire-queued}, on by default).
  */
 public final class QueuedRequests {
 
@@ -36,25 +33,44 @@ public final class QueuedRequests {
     }
 
     /**
-     * Gives the protocol a pool built as Tomcat's {@code AbstractEndpoint.createExecutor} builds it, from the same
-     * {@code server.tomcat.threads.*} settings, whose tasks record their queueing time. Tomcat does not shut down a
-     * pool it did not create; its threads are daemons, and {@link #shutdown} stops them with the application.
+     * Tomcat's HTTP/1.1 NIO protocol with a request-thread pool that records when each task was queued; Tomcat
+     * creates it by class name ({@code TomcatServletWebServerFactory.setProtocol}), hence public.
      */
-    static ThreadPoolExecutor install(AbstractProtocol<?> protocol, TomcatServerProperties.Threads threads) {
-        TaskQueue queue = new TaskQueue(threads.getMaxQueueCapacity());
-        // as Tomcat: no more spare threads than threads (AbstractEndpoint.getMinSpareThreads)
-        ThreadPoolExecutor pool = new Stamping(Math.min(threads.getMinSpare(), threads.getMax()), threads.getMax(),
-                queue, new TaskThreadFactory(protocol.getName() + "-exec-", true, Thread.NORM_PRIORITY));
-        queue.setParent(pool);
-        protocol.setExecutor(pool);
-        return pool;
+    public static final class Protocol extends Http11NioProtocol {
+
+        public Protocol() {
+            super(new Endpoint());
+        }
+    }
+
+    /**
+     * Builds the pool where and as Tomcat builds its own ({@code AbstractEndpoint.createExecutor}), so that it stays
+     * Tomcat's internal pool: an executor set from outside would make Tomcat report its max threads as -1
+     * ({@code tomcat_threads_config_max_threads}, the dashboards' thread bound), not resize it and not stop it.
+     */
+    private static final class Endpoint extends NioEndpoint {
+
+        @Override
+        public void createExecutor() {
+            if (getUseVirtualThreads()) {
+                super.createExecutor();
+                return;
+            }
+            internalExecutor = true;    // before the getters below, which report -1 for an outside pool
+            TaskQueue queue = new TaskQueue(getMaxQueueSize());
+            var pool = new Stamping(getMinSpareThreads(), getMaxThreads(), getThreadsMaxIdleTime(), queue,
+                    new TaskThreadFactory(getName() + "-exec-", getDaemon(), getThreadPriority()));
+            queue.setParent(pool);
+            setExecutor(pool);
+            internalExecutor = true;    // setExecutor cleared it
+        }
     }
 
     /** Tomcat's pool, recording when each task was queued, for the task's own thread to read. */
     private static final class Stamping extends ThreadPoolExecutor {
 
-        Stamping(int core, int max, TaskQueue queue, TaskThreadFactory threads) {
-            super(core, max, 60, TimeUnit.SECONDS, queue, threads);
+        Stamping(int core, int max, int idleMillis, TaskQueue queue, TaskThreadFactory threads) {
+            super(core, max, idleMillis, TimeUnit.MILLISECONDS, queue, threads);
         }
 
         @Override

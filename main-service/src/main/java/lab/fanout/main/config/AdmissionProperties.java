@@ -9,6 +9,8 @@ import jakarta.validation.constraints.Positive;
 
 import lab.fanout.common.Knobs;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.annotation.JsonSerialize;
+import tools.jackson.databind.ser.std.ToStringSerializer;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -25,6 +27,9 @@ import org.springframework.validation.annotation.Validated;
  * bytesPerConnection} (or {@code server.tomcat.max-connections} if lower), because an open connection costs heap too
  * whether its request is admitted or not. Together they leave the rest of the heap to the service itself (about
  * 30 MiB live) and the collector, so that no burst can drive main-service into OutOfMemoryError (docs/overload.md).
+ * <p>
+ * The two sizes show at {@code /actuator/info} as Spring reads them back (e.g. {@code 262144B}); a {@code DataSize}'s
+ * own getters would serialise as {@code {"negative":false}}.
  *
  * @param mode            {@code off}: no limit (the footprint preset's 10,000 in flight); {@code fixed}: at most
  *                        {@code maxInFlight}; {@code adaptive}: Netflix concurrency-limits' Gradient2 limit, which
@@ -44,21 +49,22 @@ import org.springframework.validation.annotation.Validated;
  *                        connections at 512 MiB, 10,000 or more from 781 MiB)
  * @param retryAfter      the {@code Retry-After} of a 503 overloaded, whole seconds (default 1s)
  * @param expireQueued    platform request threads: answer a request that waited for a thread past the deadline 503
- *                        overloaded without starting it (default false: it needs a Tomcat pool of main-service's own,
- *                        and Tomcat then reports its max threads as -1, as under virtual threads, which empties the
- *                        dashboards' platform thread bound; docs/overload.md)
+ *                        overloaded without starting it (default true; not with mode off, which sheds nothing;
+ *                        docs/overload.md)
  */
 @Validated
 @ConfigurationProperties("fanout.admission")
 public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
                                   @Nullable @Positive Integer maxInFlight,
-                                  @NotNull @DefaultValue("256KB") DataSize bytesPerRequest,
+                                  @NotNull @DefaultValue("256KB") @JsonSerialize(using = ToStringSerializer.class)
+                                  DataSize bytesPerRequest,
                                   @DecimalMin("0.05") @DecimalMax("0.6") @DefaultValue("0.4") double heapShare,
-                                  @NotNull @DefaultValue("24KB") DataSize bytesPerConnection,
+                                  @NotNull @DefaultValue("24KB") @JsonSerialize(using = ToStringSerializer.class)
+                                  DataSize bytesPerConnection,
                                   @DecimalMin("0.05") @DecimalMax("0.4") @DefaultValue("0.3")
                                   double connectionHeapShare,
                                   @NotNull @DefaultValue("1s") Duration retryAfter,
-                                  @DefaultValue("false") boolean expireQueued) implements Knobs {
+                                  @DefaultValue("true") boolean expireQueued) implements Knobs {
 
     /** How the limit on requests in flight is set. */
     public enum Mode { OFF, FIXED, ADAPTIVE }

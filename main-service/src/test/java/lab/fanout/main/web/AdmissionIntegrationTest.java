@@ -14,14 +14,17 @@ import lab.fanout.main.admission.Admission;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.exactly;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
@@ -101,5 +104,20 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
         serveAll(0);
         assertThat(backoffice(strategy)).as("admitted again").hasStatusOk();
+    }
+
+    /**
+     * The effective limit and the knobs behind it at {@code /actuator/info}, where the harness and a reader find them:
+     * the sizes as Spring reads them back ({@code DataSize}'s text), not as a bean's getters ({"negative":false}).
+     */
+    @Test
+    void publishesTheLimitAndItsKnobsAtInfo(@LocalManagementPort int managementPort) {
+        RestTestClient.bindToServer().baseUrl("http://localhost:" + managementPort).build()
+                .get().uri("/actuator/info").exchange().expectStatus().isOk().expectBody()
+                .jsonPath("$.admission.mode").isEqualTo("fixed")
+                .jsonPath("$.admission.limit").isEqualTo(LIMIT)
+                .jsonPath("$.knobs['fanout.admission'].bytesPerRequest").isEqualTo("262144B")
+                .jsonPath("$.knobs['fanout.admission'].bytesPerConnection").isEqualTo("24576B")
+                .jsonPath("$.knobs['fanout.admission'].expireQueued").isEqualTo(true);
     }
 }

@@ -1,5 +1,6 @@
 package lab.fanout.main.web;
 
+import lab.fanout.main.admission.QueuedRequests;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.coyote.AbstractProtocol;
 import org.junit.jupiter.api.Test;
@@ -32,13 +33,14 @@ class PlatformProfileIntegrationTest extends FanoutIntegrationTest {
 
     /**
      * Tomcat reports its pool's max threads ({@code tomcat_threads_config_max_threads}, the dashboards' platform thread
-     * bound) only for a pool it created itself: main-service's own, queue-time recording pool
-     * (fanout.admission.expire-queued) makes it -1. Read from this context's connector, which the metric reads
-     * through JMX (where the test JVM's other contexts' Tomcats also are).
+     * bound) only for a pool it created itself, -1 for one set from outside: the queue-time recording pool
+     * (fanout.admission.expire-queued, on by default) must stay Tomcat's own. Read from this context's connector,
+     * which the metric reads through JMX (where the test JVM's other contexts' Tomcats also are).
      */
     @Test
     void tomcatReportsTheMaxThreadsOfItsOwnPool(@Autowired ServletWebServerApplicationContext context) {
         var protocol = ((TomcatWebServer) context.getWebServer()).getTomcat().getConnector().getProtocolHandler();
+        assertThat(protocol).isInstanceOf(QueuedRequests.Protocol.class);
         assertThat(((AbstractProtocol<?>) protocol).getMaxThreads()).isEqualTo(200);
     }
 }

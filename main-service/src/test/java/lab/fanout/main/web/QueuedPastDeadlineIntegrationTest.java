@@ -22,7 +22,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Platform request threads with {@code fanout.admission.expire-queued}, {@value #THREADS} of them, each request's
+ * Platform request threads (with {@code fanout.admission.expire-queued} as by default), {@value #THREADS} of them, each request's
  * calls taking {@value #CALL_MS} ms, and a deadline
  * of {@value #DEADLINE_MS} ms: of six requests sent at once, two run at once, two wait about one call's time for a
  * thread (below the deadline: they run), and two wait about two calls' time, past the deadline: those are answered
@@ -31,8 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ActiveProfiles("platform")
 @TestPropertySource(properties = {"server.tomcat.threads.max=" + QueuedPastDeadlineIntegrationTest.THREADS,
-        "fanout.deadline=" + QueuedPastDeadlineIntegrationTest.DEADLINE_MS + "ms",
-        "fanout.admission.expire-queued=true"})
+        "fanout.deadline=" + QueuedPastDeadlineIntegrationTest.DEADLINE_MS + "ms"})
 class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
 
     static final int THREADS = 2;
