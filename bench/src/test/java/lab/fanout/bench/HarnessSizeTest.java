@@ -44,7 +44,9 @@ class HarnessSizeTest {
     // 9,398 until issue 37's bounded-pool strategy: its Shape, the bounded pool's Little's-law ceiling, the pool's
     // threads from /actuator/info into the bound, results.csv and the knobs, ./lab up --bounded-pool-threads and
     // --bounded-pool-queue with their defaults, and its overload cells (+81)
-    static final int LIMIT = 9_479;
+    // 9,479 until the overload preset continues an earlier run's overload.csv, so that its forks can be run in
+    // several sittings (the CSV read back, +71)
+    static final int LIMIT = 9_550;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -88,10 +88,13 @@ public final class OverloadPreset {
 
     /**
      * Runs every cell of these profiles in {@code forks} rounds and writes overload.csv (a row per cell and fork, as
-     * each ends), overload.md and the charts into {@code dir}.
+     * each ends), overload.md and the charts into {@code dir}. An overload.csv already there (an earlier run with the
+     * same {@code --out}) is continued: its forks count in the report, and this run's are numbered after them, so that
+     * forks can be run in several sittings.
      *
      * @return the markdown of overload.md
      * @throws IllegalStateException vegeta missing, too few open files, a service that does not start
+     * @throws IllegalArgumentException an overload.csv in {@code dir} of another version or knobs
      */
     public static String run(Path repo, Path dir, List<String> profiles, int forks, PrintStream out)
             throws InterruptedException {
@@ -110,9 +113,14 @@ public final class OverloadPreset {
 
     private String runAll(List<OverloadCell> cells, int forks) throws InterruptedException {
         OverloadReport report = new OverloadReport(dir, repo);
+        int done = report.forksDone();
+        if (done > 0) {
+            out.printf("%s holds %d fork(s) already: adding forks %d to %d, the report covers them all%n",
+                    dir.resolve(OverloadReport.CSV), done, done + 1, done + forks);
+        }
         Instant began = Instant.now();
         double total = seconds(cells) * forks;
-        for (int fork = 1; fork <= forks; fork++) {
+        for (int fork = done + 1; fork <= done + forks; fork++) {
             try (LocalSystem system = LocalSystem.start(spec(cells.getFirst()))) {
                 for (int i = 0; i < cells.size(); i++) {
                     OverloadCell cell = cells.get(i);
@@ -124,8 +132,8 @@ public final class OverloadPreset {
                     if (before == null || newJvm || before.strategy() != cell.strategy()) {
                         warmUp(system, cell, fork);
                     }
-                    out.printf("[%d/%d]%s %s%n", (fork - 1) * cells.size() + i + 1, cells.size() * forks,
-                            forks > 1 ? " fork " + fork + "/" + forks : "", cell.label());
+                    out.printf("[%d/%d]%s %s%n", (fork - done - 1) * cells.size() + i + 1, cells.size() * forks,
+                            done + forks > 1 ? " fork " + fork + "/" + (done + forks) : "", cell.label());
                     OverloadReport.Row row = measure(system, cell, fork);
                     report.add(row);
                     double elapsed = Duration.between(began, Instant.now()).toSeconds();
@@ -133,18 +141,23 @@ public final class OverloadPreset {
                             Eta.format(Duration.ofSeconds((long) elapsed)),
                             Eta.format(Duration.ofSeconds((long) Math.max(0, total - elapsed))));
                     if (!row.survived() || !row.drained()) {
-                        out.println(row.survived() ? "  main-service still works through requests whose clients"
-                                + " left: starting a new one for the next cell"
-                                : "  main-service died: starting a new one for the next cell");
-                        system.restartMain();
-                        if (i + 1 < cells.size() && cells.get(i + 1).strategy() == cell.strategy()) {
-                            warmUp(system, cells.get(i + 1), fork);
-                        }
+                        restart(system, row, i + 1 < cells.size() ? cells.get(i + 1) : null, fork);
                     }
                 }
             }
         }
         return report.write();
+    }
+
+    /** A new main-service after one that died or kept a backlog, warmed up if the next cell has the same strategy. */
+    private void restart(LocalSystem system, OverloadReport.Row row, OverloadCell next, int fork)
+            throws InterruptedException {
+        out.println(row.survived() ? "  main-service still works through requests whose clients left: starting a new"
+                + " one for the next cell" : "  main-service died: starting a new one for the next cell");
+        system.restartMain();
+        if (next != null && next.strategy() == row.cell().strategy()) {
+            warmUp(system, next, fork);
+        }
     }
 
     /** @return main-service's knobs for the cell's profile and mode, a GC log per JVM, free ports */

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
@@ -39,7 +40,8 @@ final class OverloadReport {
             "offered_per_s", "bound_per_s", "sent", "ok", "shed", "other_errors", "errors", "goodput_per_s",
             "p50_ok_ms", "p99_ok_ms", "p99_shed_ms", "peak_heap_after_gc_mib", "survived", "oom_errors",
             "recovery_s", "drained", "machine_busy_percent", "others_cpu_percent");
-    private static final Color[] STRATEGY_COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c)};
+    private static final Color[] STRATEGY_COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+            new Color(0xd62728)};
     private static final Map<String, BasicStroke> MODE_LINES = Map.of(
             "off", new BasicStroke(2f),
             "fixed", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 4f}, 0f),
@@ -86,9 +88,65 @@ final class OverloadReport {
     private final Path repo;
     private final List<Row> rows = new ArrayList<>();
 
+    /** Takes in the rows of an earlier run's overload.csv in {@code dir}, if any, so that forks add up over runs. */
     OverloadReport(Path dir, Path repo) {
         this.dir = dir;
         this.repo = repo;
+        rows.addAll(read(dir.resolve(CSV)));
+    }
+
+    /** @return the highest fork number in the rows so far, 0 without any */
+    int forksDone() {
+        return rows.stream().mapToInt(Row::fork).max().orElse(0);
+    }
+
+    /**
+     * @return the rows of an overload.csv as {@link #add} wrote them (figures rounded to 0.1), none without the file
+     * @throws IllegalArgumentException a file of another header (another version of the preset) or knobs (its bound)
+     */
+    static List<Row> read(Path csv) {
+        if (!Files.exists(csv)) {
+            return List.of();
+        }
+        try (var parser = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get()
+                .parse(Files.newBufferedReader(csv))) {
+            if (!parser.getHeaderNames().equals(HEADER)) {
+                throw new IllegalArgumentException(csv + " has the columns " + parser.getHeaderNames() + ", not this"
+                        + " preset's " + HEADER + ": choose another --out");
+            }
+            List<Row> read = new ArrayList<>();
+            for (var r : parser) {
+                String shape = r.get("shape");
+                var cell = new OverloadCell(r.get("profile"), r.get("admission"), Strategy.parse(r.get("strategy")),
+                        shape.equals("spike") ? null : Double.valueOf(shape.replace("x", "")));
+                if (Math.abs(cell.bound() - Double.parseDouble(r.get("bound_per_s"))) > 0.05) {
+                    throw new IllegalArgumentException(csv + " was measured at a bound of " + r.get("bound_per_s")
+                            + " req/s, this preset's is " + fixed(cell.bound()) + ": choose another --out");
+                }
+                SortedMap<String, Long> other = new TreeMap<>();
+                for (String kind : r.get("errors").split(" ")) {
+                    if (!kind.isEmpty()) {
+                        int eq = kind.lastIndexOf('=');
+                        other.put(kind.substring(0, eq).replace('_', ' '), Long.parseLong(kind.substring(eq + 1)));
+                    }
+                }
+                var outcomes = new Outcomes(Long.parseLong(r.get("sent")), Long.parseLong(r.get("ok")),
+                        Long.parseLong(r.get("shed")), other, Double.parseDouble(r.get("goodput_per_s")),
+                        nullable(r.get("p50_ok_ms")), nullable(r.get("p99_ok_ms")), nullable(r.get("p99_shed_ms")),
+                        nullable(r.get("recovery_s")));
+                read.add(new Row(Integer.parseInt(r.get("fork")), cell, outcomes,
+                        nullable(r.get("peak_heap_after_gc_mib")), Boolean.parseBoolean(r.get("survived")),
+                        Integer.parseInt(r.get("oom_errors")), Boolean.parseBoolean(r.get("drained")),
+                        nullable(r.get("machine_busy_percent")), nullable(r.get("others_cpu_percent"))));
+            }
+            return read;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + csv, e);
+        }
+    }
+
+    private static Double nullable(String v) {
+        return v.isEmpty() ? null : Double.valueOf(v);
     }
 
     /** Keeps the row and appends it to overload.csv at once (a run cut short keeps its finished cells). */

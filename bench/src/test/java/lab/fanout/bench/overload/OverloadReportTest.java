@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The overload preset's table: medians over forks, a death counted, not hidden. */
 class OverloadReportTest {
@@ -44,5 +45,40 @@ class OverloadReportTest {
         assertThat(Files.readAllLines(dir.resolve(OverloadReport.CSV))).hasSize(3)
                 .element(1).asString().startsWith("1,virtual,off,completableFutureWithVirtualTaskExecutor,10x,500.0,");
         assertThat(dir.resolve("overload-virtual.png")).isNotEmptyFile();
+    }
+
+    /** A second run with the same --out adds its forks to the first's: every figure read back as the table shows it. */
+    @Test
+    void anEarlierRunsCsvIsReadBackAndItsForksCount(@TempDir Path dir) {
+        OverloadReport first = new OverloadReport(dir, Path.of("."));
+        Outcomes spike = new Outcomes(4000, 3000, 900, new TreeMap<>(Map.of("HTTP 503 pool-exhausted", 3L,
+                "timeout", 97L)), 48.25, 2010.0, 2900.0, 4.0, 12.0);
+        first.add(new OverloadReport.Row(1, new OverloadCell("platform", "fixed", Strategy.BOUNDED_POOL, null), spike,
+                null, true, 0, false, 95.0, null));
+        first.add(row(1, 10, false, 1));
+        first.add(row(2, 30, true, 0));
+
+        OverloadReport second = new OverloadReport(dir, Path.of("."));
+
+        assertThat(second.forksDone()).isEqualTo(2);
+        List<OverloadReport.Row> read = OverloadReport.read(dir.resolve(OverloadReport.CSV));
+        assertThat(read).hasSize(3);
+        OverloadReport.Row back = read.getFirst();
+        assertThat(back.cell()).isEqualTo(new OverloadCell("platform", "fixed", Strategy.BOUNDED_POOL, null));
+        assertThat(back.outcomes()).isEqualTo(new Outcomes(4000, 3000, 900, spike.otherErrors(), 48.3, 2010.0,
+                2900.0, 4.0, 12.0));
+        assertThat(back.peakHeapMiB()).isNull();
+        assertThat(back.drained()).isFalse();
+        assertThat(back.othersPercent()).isNull();
+        assertThat(read.get(1).cell()).isEqualTo(TEN_TIMES);
+        assertThat(OverloadReport.line(TEN_TIMES, read.subList(1, 3)))
+                .isEqualTo(OverloadReport.line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0))));
+    }
+
+    @Test
+    void aCsvOfAnotherVersionIsRefusedWithTheFix(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(OverloadReport.CSV), "fork,profile,goodput\n1,virtual,10\n");
+        assertThatThrownBy(() -> new OverloadReport(dir, Path.of("."))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("choose another --out");
     }
 }
