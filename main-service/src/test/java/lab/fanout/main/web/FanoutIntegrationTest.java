@@ -8,9 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -242,6 +246,15 @@ abstract class FanoutIntegrationTest {
         long start = System.nanoTime();
         var result = client.get().uri(pathAndQuery).exchange().returnResult();
         return new Answer(RestTestClientResponse.from(result), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** @return the answers to {@code n} requests of the strategy sent at once, each on a virtual thread of its own */
+    List<Answer> backofficeAtOnce(int n, StrategyName strategy) {
+        List<Future<Answer>> answers;
+        try (var senders = Executors.newVirtualThreadPerTaskExecutor()) {   // close() waits for every answer
+            answers = IntStream.range(0, n).mapToObj(i -> senders.submit(() -> backoffice(strategy))).toList();
+        }
+        return answers.stream().map(Future::resultNow).toList();
     }
 
     Answer backoffice(StrategyName strategy) {

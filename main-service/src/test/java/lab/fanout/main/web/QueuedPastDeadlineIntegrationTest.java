@@ -1,14 +1,9 @@
 package lab.fanout.main.web;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.stream.IntStream;
 
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpStatus;
@@ -37,20 +32,12 @@ class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
     static final int THREADS = 2;
     static final int DEADLINE_MS = 1500;
     private static final int CALL_MS = 1000;
-    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
-
-    @AfterAll
-    static void closeBackground() {
-        background.close();
-    }
 
     @Test
     void aRequestThatWaitedForAThreadPastItsDeadlineIsAnsweredWithoutStarting() {
         serveAll(CALL_MS);
 
-        List<Answer> answers = IntStream.range(0, 3 * THREADS)
-                .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(StrategyName.SCOPE_FORK), background))
-                .toList().stream().map(CompletableFuture::join).toList();
+        List<Answer> answers = backofficeAtOnce(3 * THREADS, StrategyName.SCOPE_FORK);
 
         List<Answer> expired = answers.stream().filter(a -> a.status() == 503).toList();
         assertThat(answers.stream().filter(a -> a.status() == 200)).hasSize(2 * THREADS);

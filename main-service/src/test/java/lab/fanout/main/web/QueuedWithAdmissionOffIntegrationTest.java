@@ -1,14 +1,9 @@
 package lab.fanout.main.web;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.stream.IntStream;
 
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.test.context.ActiveProfiles;
@@ -29,21 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QueuedWithAdmissionOffIntegrationTest extends FanoutIntegrationTest {
 
     private static final int CALL_MS = 1000;
-    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
-
-    @AfterAll
-    static void closeBackground() {
-        background.close();
-    }
 
     @Test
     void aRequestThatWaitedPastItsDeadlineIsStillServed() {
         serveAll(CALL_MS);
         int requests = 3 * QueuedPastDeadlineIntegrationTest.THREADS;
 
-        List<Answer> answers = IntStream.range(0, requests)
-                .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(StrategyName.SCOPE_FORK), background))
-                .toList().stream().map(CompletableFuture::join).toList();
+        List<Answer> answers = backofficeAtOnce(requests, StrategyName.SCOPE_FORK);
 
         assertThat(answers).allSatisfy(answer -> assertThat(answer).hasStatusOk());
         for (Downstream downstream : Downstream.values()) {
