@@ -25,8 +25,8 @@
 #     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); after
 #     a short load of every strategy, every dashboard query has data, the JDBC pool row included (in check 5, on the
 #     memory store, that row must be empty: empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
-#   9 admission control: each variant's limit is the ceiling its heap implies, and that heap 70 % of the pod's memory
-#     limit; k8s/tests/cluster-burst lowers main-service-virtual's limit and its load Job bursts that variant alone past
+#   9 admission control: each variant's ceiling is the one its heap implies, its limit the default (200, below that
+#     ceiling), and that heap 70 % of the pod's memory limit; k8s/tests/cluster-burst lowers main-service-virtual's limit and its load Job bursts that variant alone past
 #     it: only 200s and 503s, every 503 an admission refusal (Prometheus), in flight at the limit, no restart, the
 #     other variant without a request or a refusal; then k8s/tests/cluster again
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
@@ -534,8 +534,8 @@ pod_state() {
     | "\(.metadata.name) \(.status.containerStatuses[0].restartCount)"'
 }
 
-# admission_follows_heap VARIANT [WANT_LIMIT]: the variant's /actuator/info admission limit is WANT_LIMIT (default: the
-# ceiling) and its ceiling is the heap's, max heap x heap-share / bytes-per-request (main-service's application.yml
+# admission_follows_heap VARIANT [WANT_LIMIT]: the variant's /actuator/info admission limit is WANT_LIMIT (default: fixed
+# mode's own, 200 or the ceiling if lower: AdmissionProperties.DEFAULT_FIXED) and its ceiling is the heap's, max heap x heap-share / bytes-per-request (main-service's application.yml
 # defaults, which k8s/ does not override), computed here from the heap the JVM reports (Runtime.maxMemory); that heap
 # in turn must be the pod's memory limit x the image's -XX:MaxRAMPercentage (read from the JVM's own arguments), within
 # 5 %: the JVM rounds the heap to its alignment, and under the serial collector, which it picks for a container below
@@ -550,12 +550,13 @@ admission_follows_heap() {
     | select(startswith("-XX:MaxRAMPercentage=")) | ltrimstr("-XX:MaxRAMPercentage=")) // "none"), .admission.limit,
     .admission.ceiling, .admission.mode, (.knobs.runtime.garbageCollectors | join(","))] | map(tostring) | join(" ")' <<<"$info")
   want=$(awk -v h="$heap" -v s="$share" -v b="$per_request" 'BEGIN {printf "%d", h * s / (b * 1024)}')   # Spring's KB: 1,024 bytes
+  [[ -n $want_limit ]] || want_limit=$(( want < 200 ? want : 200 ))
   ratio=$(awk -v h="$heap" -v m="$(numfmt --from=iec-i "$memory")" -v p="$pct" 'BEGIN {printf "%.3f", h / (m * p / 100)}')
-  if [[ $mode == fixed && $limit == "${want_limit:-$ceiling}" && $ceiling == "$want" ]] \
+  if [[ $mode == fixed && $limit == "$want_limit" && $ceiling == "$want" ]] \
       && awk -v r="$ratio" 'BEGIN {exit !(r >= 0.95 && r <= 1.05)}'; then
-    pass "9 $variant: admission limit $limit$([[ -z $want_limit ]] && echo ' = its ceiling') ($mode); ceiling $ceiling = heap $((heap >> 20)) MiB x $share / $per_request KiB, that heap = $ratio x $pct % of the pod's $memory memory limit ($gc)"
+    pass "9 $variant: admission limit $limit ($mode, at most its ceiling); ceiling $ceiling = heap $((heap >> 20)) MiB x $share / $per_request KiB, that heap = $ratio x $pct % of the pod's $memory memory limit ($gc)"
   else
-    fail "9 $variant admission: mode '$mode', limit '$limit' (want ${want_limit:-the ceiling}), ceiling '$ceiling' (want $want = heap $heap x $share / $per_request KiB), heap / ($pct % of $memory) = $ratio (want 0.95..1.05)"
+    fail "9 $variant admission: mode '$mode', limit '$limit' (want $want_limit), ceiling '$ceiling' (want $want = heap $heap x $share / $per_request KiB), heap / ($pct % of $memory) = $ratio (want 0.95..1.05)"
     detail "$(jq -c '.admission' <<<"$info" 2>&1)"
   fi
 }

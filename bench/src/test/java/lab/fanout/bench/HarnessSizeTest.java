@@ -46,7 +46,9 @@ class HarnessSizeTest {
     // --bounded-pool-queue with their defaults, and its overload cells (+81)
     // 9,479 until the overload preset continues an earlier run's overload.csv, so that its forks can be run in
     // several sittings (the CSV read back, +71)
-    static final int LIMIT = 9_550;
+    // 9,550 until main-service's fixed limit defaults to 200: the overload preset sets its own, the heap's ceiling, as
+    // its committed forks measured (+9)
+    static final int LIMIT = 9_559;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -62,12 +62,13 @@ final class KnobOptions {
 
     @Option(names = "--admission", paramLabel = "MODE", description = "main-service's limit on requests in flight:"
             + " ${COMPLETION-CANDIDATES}; fixed holds --max-in-flight, adaptive moves between 20 and it (Netflix"
-            + " Gradient2); off admits every request, up to OutOfMemoryError (default: fixed at the ceiling, max heap"
-            + " x 0.4 / 256 KiB; docs/overload.md)")
+            + " Gradient2); off admits every request, up to OutOfMemoryError (default: fixed at 200, never above the"
+            + " heap's ceiling, max heap x 0.4 / 256 KiB; docs/overload.md)")
     Admission admission;
 
     @Option(names = "--max-in-flight", paramLabel = "N", description = "with --admission fixed or adaptive (or the"
-            + " default): the limit, at most the heap's ceiling (default: the ceiling, /actuator/info's admission)")
+            + " default): the limit, at most the heap's ceiling (default: fixed 200, adaptive the ceiling; both at"
+            + " /actuator/info's admission)")
     Integer maxInFlight;
 
     @Option(names = "--bounded-pool-threads", paramLabel = "N", description = "platform threads of the"

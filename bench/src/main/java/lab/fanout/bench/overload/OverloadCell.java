@@ -26,6 +26,12 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
     static final int TOMCAT_THREADS = 100;
     /** A pod's heap, fixed so that what the heap holds is the same in every cell. */
     static final List<String> HEAP = List.of("-Xms512m", "-Xmx512m");
+    /**
+     * fixed's limit and adaptive's top: the most requests in flight that heap holds, 512 MiB × 0.4 ÷ 256 KiB
+     * (main-service's AdmissionProperties.ceiling), set explicitly since fixed's own default became 200: the committed
+     * forks measured the heap's ceiling, and a fork added later must measure the same.
+     */
+    static final int MAX_IN_FLIGHT = 819;
     static final List<Double> MULTIPLES = List.of(0.5, 1.0, 2.0, 5.0, 10.0);
     static final List<String> MODES = List.of("off", "fixed", "adaptive");
     /** main-service's default mode (AdmissionProperties): with off, at every rate and in the spike. */

@@ -53,7 +53,8 @@ public final class Admission {
                     + " request). Give a lower limit, a larger heap (-Xmx), or fanout.admission.mode=off to measure"
                     + " past it on purpose");
         }
-        int top = max != null ? max : ceiling;
+        int top = max != null ? max
+                : mode == Mode.FIXED ? Math.min(AdmissionProperties.DEFAULT_FIXED, ceiling) : ceiling;
         Limit limit = switch (mode) {
             case OFF -> FixedLimit.of(Integer.MAX_VALUE);
             case FIXED -> FixedLimit.of(top);

@@ -35,8 +35,9 @@ import org.springframework.validation.annotation.Validated;
  *                        {@code maxInFlight}; {@code adaptive}: Netflix concurrency-limits' Gradient2 limit, which
  *                        grows while latency holds and shrinks when it rises, between 20 and {@code maxInFlight}
  *                        (default fixed)
- * @param maxInFlight     fixed: the limit; adaptive: its top; unset: the ceiling. Above the ceiling main-service does
- *                        not start (it could not hold that many), and says so
+ * @param maxInFlight     fixed: the limit, unset {@link #DEFAULT_FIXED} or the ceiling if lower; adaptive: its top,
+ *                        unset the ceiling. Above the ceiling main-service does not start (it could not hold that many),
+ *                        and says so
  * @param bytesPerRequest heap one request in flight may take, for the ceiling (default 256KB: above the 95-198 KiB the
  *                        footprint preset measured per request in flight, docs/results.md; the burst's own cost,
  *                        docs/overload.md)
@@ -65,6 +66,14 @@ public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
                                   double connectionHeapShare,
                                   @NotNull @DefaultValue("1s") Duration retryAfter,
                                   @DefaultValue("true") boolean expireQueued) implements Knobs {
+
+    /**
+     * The fixed limit when {@code maxInFlight} is unset: as many requests at once as Tomcat's platform request pool
+     * runs by default ({@code server.tomcat.threads.max}), so that virtual request threads change how a request
+     * waits, not how many run (JEP 444: "use semaphores to limit concurrency"). The heap's ceiling alone (819 at
+     * 512 MiB) admitted more than two cores and a pool serve within the deadline (docs/overload.md).
+     */
+    public static final int DEFAULT_FIXED = 200;
 
     /** How the limit on requests in flight is set. */
     public enum Mode { OFF, FIXED, ADAPTIVE }

@@ -27,8 +27,15 @@ class AdmissionTest {
     void theCeilingsAreWhatTheirShareOfTheHeapHolds() {
         assertThat(properties(Mode.FIXED, null).ceiling(HEAP)).isEqualTo(819);
         assertThat(properties(Mode.FIXED, null).ceiling(1L << 30)).isEqualTo(1638);
-        assertThat(admission(Mode.FIXED, null).limit()).contains(819);
         assertThat(properties(Mode.FIXED, null).connectionCeiling(HEAP)).as("512 MiB x 0.3 / 24 KiB").isEqualTo(6553);
+    }
+
+    @Test
+    void fixedWithoutALimitTakesTomcatsPlatformPoolOrTheCeilingIfLower() {
+        assertThat(admission(Mode.FIXED, null).limit()).as("512 MiB: ceiling 819").contains(200);
+        long small = 64L << 20;   // ceiling 64 MiB x 0.4 / 256 KiB = 102
+        assertThat(new Admission(properties(Mode.FIXED, null), small, meters, () -> now).limit()).contains(102);
+        assertThat(admission(Mode.FIXED, 819).limit()).as("up to the ceiling when asked").contains(819);
     }
 
     @Test
