@@ -3,7 +3,8 @@
 # of CLIENTS hey clients on one strategy for 30 s, then one request a second for 10 s. Prints hey's answers by status
 # and its errors (client timeouts, connection errors), main-service's peak RSS during the
 # burst, whether it is alive, its OutOfMemoryErrors, the seconds from the burst's end to the first normal answer, and
-# the CPU seconds main-service and hey spent in the burst (of the 60 two cores have in 30 s).
+# the CPU seconds main-service and hey spent in the burst (of the 60 two cores have in 30 s), and where 502s and 504s came
+# from (main-service's failed downstream calls by exception).
 # Give ./lab up options after --, e.g. --profile platform, --admission off; HEAP=128m in the environment for another heap.
 # Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
 #   e.g. scripts/overload-probe.sh scopeFork 6000 -- --profile platform
@@ -70,6 +71,9 @@ ooms=$(( $(grep -c java.lang.OutOfMemoryError "$log" || true) - ooms_before ))
 echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines in its log: $ooms," \
      "first normal answer ${first} s after the burst; accept-queue overflows: $(( $(overflows) - overflows_before ));" \
      "its CPU during the burst: ${main_cpu} s"
+# the admission counters, and where a 502 or 504 came from: the server's answers by status and exception, and the
+# downstream calls that failed (their exception: a response timeout, a refused connect, ...)
 curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
-  | grep -E '^fanout_admission_(requests_total|in_flight|limit)' || true
+  | awk '/^fanout_admission_(requests_total|in_flight|limit)/ || /^http_server_requests_seconds_count\{.*status="50[24]"/ \
+         || (/^http_client_requests_seconds_count\{/ && !/exception="none"/)' || true
 rm -f "$out"

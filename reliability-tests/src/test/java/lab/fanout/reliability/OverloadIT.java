@@ -32,12 +32,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * A burst past what the heap holds (docs/overload.md): main-service with a {@value #HEAP} heap, 2 s downstream
  * latency and a pool of 30,000, and {@value #CLIENTS} hey clients sending {@value #REQUESTS} scopeFork requests.
- * With the default admission control (fixed at 200 in flight, under the heap's ceiling of {@value #HEAP} × 0.4 ÷
- * 256 KiB = 409) every request is answered 200 or 503 overloaded, the 503s at once, the admitted within their deadline,
- * no more than the limit ever in flight, no OutOfMemoryError, and a normal answer right after. A fixed limit at the
- * ceiling itself holds the heap but not the deadline when the cores run out first (hey's clients retry each refusal at
- * once, on the same two cores): in a run with it, 400 of 6,000 requests were 504 and 113 got no answer in 20 s, which
- * is why the default is 200, not the ceiling (docs/overload.md). With
+ * With adaptive admission control (Gradient2, under the heap's ceiling of {@value #HEAP} × 0.4 ÷ 256 KiB = 409 in
+ * flight) every request is answered 200 or 503 overloaded, the 503s at once, the admitted within their deadline, no
+ * more than the limit ever in flight, no OutOfMemoryError, and a normal answer right after. Adaptive, not the default
+ * fixed limit: a fixed limit at the ceiling holds the heap but not the deadline when the cores, not the heap, run out
+ * first (hey's clients retry each refusal at once, on the same two cores): in a run with it, 400 of 6,000 requests
+ * were 504 and 113 got no answer in 20 s (docs/overload.md). With
  * admission off the same burst ends in an OutOfMemoryError, and {@code -XX:+ExitOnOutOfMemoryError} ends the JVM
  * instead of leaving one that holds its port and answers nothing. Needs {@code hey} (apt-get install -y hey).
  */
@@ -77,11 +77,11 @@ class OverloadIT {
 
     @Test
     void withAdmissionABurstPastTheHeapIsShedAndMainServiceKeepsServing() throws Exception {
-        List<String> fixed = new ArrayList<>(heap());
-        fixed.add("-Dfanout.admission.mode=fixed");   // the default mode, named so that a JVM the other test ended is
-        system.apply(system.spec().withMainJvmArgs(fixed));   // replaced
+        List<String> adaptive = new ArrayList<>(heap());
+        adaptive.add("-Dfanout.admission.mode=adaptive");
+        system.apply(system.spec().withMainJvmArgs(adaptive));
         URI management = system.mainManagementUrl();
-        int limit = 200;   // the default fixed limit (AdmissionProperties.DEFAULT_FIXED), below the heap's 409
+        int limit = 409;   // the ceiling of the heap: the adaptive limit's top
         AtomicInteger peak = new AtomicInteger();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(
