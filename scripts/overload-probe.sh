@@ -12,7 +12,7 @@
 # 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 8,9p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 9,10p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage
 strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }
