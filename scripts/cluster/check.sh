@@ -26,7 +26,8 @@
 #     a short load of every strategy, every dashboard query has data, the JDBC pool row included (in check 5, on the
 #     memory store, that row must be empty: empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
 #   9 admission control: each variant's ceiling is the one its heap implies, its limit the default (200, below that
-#     ceiling), and that heap 70 % of the pod's memory limit; k8s/tests/cluster-burst lowers main-service-virtual's limit and its load Job bursts that variant alone past
+#     ceiling), and that heap 70 % of the pod's memory limit; k8s/tests/cluster-burst lowers main-service-virtual's
+#     limit and its load Job bursts that variant alone past
 #     it: only 200s and 503s, every 503 an admission refusal (Prometheus), in flight at the limit, no restart, the
 #     other variant without a request or a refusal; then k8s/tests/cluster again
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
@@ -535,7 +536,8 @@ pod_state() {
 }
 
 # admission_follows_heap VARIANT [WANT_LIMIT]: the variant's /actuator/info admission limit is WANT_LIMIT (default: fixed
-# mode's own, 200 or the ceiling if lower: AdmissionProperties.DEFAULT_FIXED) and its ceiling is the heap's, max heap x heap-share / bytes-per-request (main-service's application.yml
+# mode's own, 200 or the ceiling if lower: AdmissionProperties.DEFAULT_FIXED) and its ceiling is the heap's, max heap x
+# heap-share / bytes-per-request (main-service's application.yml
 # defaults, which k8s/ does not override), computed here from the heap the JVM reports (Runtime.maxMemory); that heap
 # in turn must be the pod's memory limit x the image's -XX:MaxRAMPercentage (read from the JVM's own arguments), within
 # 5 %: the JVM rounds the heap to its alignment, and under the serial collector, which it picks for a container below
