@@ -99,9 +99,9 @@ final class CpuWork {
         while (clock.getAsLong() - start < WARM_UP_NANOS) {
             hash(256);
         }
-        // C2 compiles the hash loop (and SHA-256's intrinsic) when its turn in the compile queue comes: in a test
-        // suite loading the compiler that came after a plateau of C1's rate, 1/7 of C2's, and cpuMs=20 then cost
-        // 2.8 CPU-ms (2026-11-27). So windows count toward the plateau only once a block runs as C2's code.
+        // C1's code hashes about 1/10 as fast as C2's, which has SHA-256's intrinsic, and C2 compiles when the
+        // block's turn in its queue comes: a fresh-clone test run (2026-11-27) had cpuMs=20 cost 2.8 CPU-ms, a
+        // plateau taken at C1's rate. So windows count toward the plateau only once a block runs as C2's code.
         boolean topTier = false;
         long best = 0;
         int flat = 0;
