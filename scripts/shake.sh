@@ -31,17 +31,18 @@ mkdir -p "$out"
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$JAVA_HOME/bin:$PATH"
 
-hog=""
+hog="" statuses=()
 trap '[[ -n $hog ]] && kill "$hog" 2>/dev/null || true' EXIT
 for run in $(seq 1 "$runs"); do
   # bounded: stress-ng stops by itself after 3 h if this script is killed before it can stop it
   [[ $hogs -gt 0 ]] && { stress-ng --cpu "$hogs" --timeout 3h >/dev/null 2>&1 & hog=$!; }
-  started=$(date +%s)
-  echo "== run $run/$runs: ./mvnw ${maven_args[*]} beside stress-ng --cpu $hogs (log: $out/run-$run.log)"
+  started=$(date +%s.%N)
+  echo "== run $run/$runs: ./mvnw ${maven_args[*]} beside stress-ng --cpu $hogs (0: none) (log: $out/run-$run.log)"
   status=0
   ./mvnw "${maven_args[@]}" >"$out/run-$run.log" 2>&1 || status=$?
   [[ -n $hog ]] && { kill "$hog" 2>/dev/null || true; wait "$hog" 2>/dev/null || true; hog=""; }
-  echo "   exit $status after $(( ($(date +%s) - started) / 60 )) min"
+  statuses+=("$status")
+  echo "   exit $status after $(( ($(date +%s) - ${started%.*}) / 60 )) min"
   mkdir -p "$out/reports-$run"
   # the reports of this run only (a module the build did not reach keeps none newer than its start)
   find . -path ./"$out" -prune -o \( -path '*/target/surefire-reports/TEST-*.xml' -o \
@@ -49,9 +50,9 @@ for run in $(seq 1 "$runs"); do
     | xargs -0 -r cp -t "$out/reports-$run"
 done
 
-python3 - "$out" "$runs" <<'EOF'
+python3 - "$out" "$runs" "${statuses[@]}" <<'EOF'
 import glob, os, sys, xml.etree.ElementTree as ET
-out, runs = sys.argv[1], int(sys.argv[2])
+out, runs, statuses = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 failed, total = {}, 0
 for run in range(1, runs + 1):
     for path in glob.glob(os.path.join(out, f"reports-{run}", "TEST-*.xml")):
@@ -67,4 +68,8 @@ for name, problems in sorted(failed.items()):
     print(f"- {name}: {len(problems)} of {runs} runs")
     for run, kind, message in problems:
         print(f"    run {run} ({kind}): {message}")
+broken = [run for run, status in enumerate(statuses, 1) if status != "0"]
+for run in broken:
+    print(f"- run {run}: Maven exited {statuses[run - 1]} (see {out}/run-{run}.log)")
+sys.exit(1 if failed or broken else 0)
 EOF
