@@ -5,20 +5,23 @@
 # burst, whether it is alive, its OutOfMemoryErrors, the seconds from the burst's end to the first normal answer, and
 # the CPU seconds main-service and hey spent in the burst (of the 60 two cores have in 30 s), and where 502s and 504s came
 # from (main-service's failed downstream calls by exception).
-# Give ./lab up options after --, e.g. --profile platform, --admission off; HEAP=128m in the environment for another heap.
+# Give ./lab up options after --, e.g. --profile platform, --admission off; HEAP=128m in the environment for another heap;
+# HEY_NICE=10 runs hey at that lower CPU priority, as if the clients were on other machines (on 2 cores hey's 6,000
+# clients otherwise take a share of the CPU the downstream services need).
 # Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
 #   e.g. scripts/overload-probe.sh scopeFork 6000 -- --profile platform
 # Needs: hey, jq, curl; stops a running ./lab up first (its own services) and leaves none running. The load is bounded:
 # 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 9,10p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 11,12p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage
 strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }
 [[ $# -gt 0 && $1 != -- ]] && { clients=$1; shift; }
 [[ $# -gt 0 && $1 == -- ]] && shift
 [[ $clients =~ ^[1-9][0-9]*$ ]] || { echo "CLIENTS is a whole number > 0" >&2; usage; }
+[[ ${HEY_NICE:-0} =~ ^([0-9]|1[0-9])$ ]] || { echo "HEY_NICE is a nice value from 0 to 19" >&2; usage; }
 command -v hey >/dev/null && command -v jq >/dev/null || { echo "needs hey and jq: apt-get install -y hey jq" >&2; exit 2; }
 # hey opens a socket per client; the default soft limit (1,024) would fail them before main-service sees them
 ulimit -n "$(ulimit -Hn)"
@@ -32,6 +35,7 @@ url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$stra
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
 log=.lab/logs/main-service.log
 ooms_before=$(grep -c java.lang.OutOfMemoryError "$log" || true)
+lines_before=$(wc -l <"$log")
 
 # connections the kernel dropped because main-service's accept queue was full (server.tomcat.accept-count): their
 # clients see a connection, send their request and wait for an answer that never comes
@@ -41,8 +45,8 @@ overflows_before=$(overflows)
 cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f", ($14 + $15) / hz}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 main_cpu_before=$(cpu_s "$main")
 out=$(mktemp)
-echo "burst: hey -z 30s -t 20 -c $clients '$url'"
-/usr/bin/time -f "hey itself: %U s user + %S s system CPU" hey -z 30s -t 20 -c "$clients" "$url" >"$out" 2>&1 &
+echo "burst: hey -z 30s -t 20 -c $clients '$url' (nice ${HEY_NICE:-0})"
+/usr/bin/time -f "hey itself: %U s user + %S s system CPU" nice -n "${HEY_NICE:-0}" hey -z 30s -t 20 -c "$clients" "$url" >"$out" 2>&1 &
 load=$!
 peak=0
 while kill -0 "$load" 2>/dev/null; do   # main-service's RSS each second (MiB)
@@ -76,4 +80,8 @@ echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines 
 curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
   | awk '/^fanout_admission_(requests_total|in_flight|limit)/ || /^http_server_requests_seconds_count\{.*status="50[24]"/ \
          || (/^http_client_requests_seconds_count\{/ && !/exception="none"/)' || true
+# main-service's warnings from the burst on, by kind (a failed call's exception and message; digits as #)
+echo "main-service's warnings since the burst, by kind (top 6):"
+tail -n +"$((lines_before + 1))" "$log" | grep -E '^[0-9T:.Z-]+ +WARN ' \
+  | sed -E 's/^[^]]*\] \[[^]]*\] [^ ]+ +: //; s/[0-9]+/#/g' | sort | uniq -c | sort -rn | head -6 || true
 rm -f "$out"

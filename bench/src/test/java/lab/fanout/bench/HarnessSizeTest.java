@@ -48,7 +48,8 @@ class HarnessSizeTest {
     // several sittings (the CSV read back, +71)
     // 9,550 until main-service's fixed limit defaults to 200: the overload preset sets its own, the heap's ceiling, as
     // its committed forks measured (+9)
-    static final int LIMIT = 9_559;
+    // 9,559 until the overload charts' one legend right of the p99 chart, which is linear (it hid points; +3)
+    static final int LIMIT = 9_562;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

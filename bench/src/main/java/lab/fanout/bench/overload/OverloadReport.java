@@ -24,6 +24,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -254,10 +255,12 @@ final class OverloadReport {
 
     /** @return the file name of the profile's chart: goodput (left) and admitted p99 (right) against offered */
     private String chart(String profile) {
-        XYChart goodput = chart(profile + ": goodput against offered load", "goodput, 2xx req/s");
-        XYChart p99 = chart(profile + ": p99 of admitted requests", "p99 of 2xx answers, ms (log)");
-        p99.getStyler().setYAxisLogarithmic(true);
-        goodput.getStyler().setYAxisMin(0.0);
+        XYChart goodput = chart(profile + ": goodput against offered load", "goodput, 2xx req/s", 800);
+        // linear: the admitted p99 spans 2 s to 15 s, within one decade, where a log axis shows a single label
+        XYChart p99 = chart(profile + ": p99 of admitted requests", "p99 of 2xx answers, ms", 1100);
+        goodput.getStyler().setYAxisMin(0.0).setLegendPosition(Styler.LegendPosition.InsideSE);
+        // the strategies' legend once, right of the second chart: inside a plot it hid the points at 0.5x and 1x
+        p99.getStyler().setYAxisMin(0.0).setLegendPosition(Styler.LegendPosition.OutsideE);
         Map<OverloadCell, List<Row>> cells = byCell(profile);
         int colour = 0;
         for (var strategy : OverloadCell.STRATEGIES) {
@@ -276,6 +279,7 @@ final class OverloadReport {
             }
             colour++;
         }
+        goodput.getSeriesMap().values().forEach(series -> series.setShowInLegend(false));
         double bound = cells.keySet().iterator().next().bound();
         XYSeries b = goodput.addSeries("bound " + fixed(bound) + " req/s", List.of(10.0, 1000.0),
                 List.of(bound, bound));
@@ -284,13 +288,12 @@ final class OverloadReport {
         return Charts.sideBySide(dir, goodput, p99, "overload-" + profile + ".png");
     }
 
-    private static XYChart chart(String title, String yTitle) {
-        XYChart c = new XYChartBuilder().width(800).height(560).title(title).xAxisTitle("offered, req/s (log)")
+    private static XYChart chart(String title, String yTitle, int width) {
+        XYChart c = new XYChartBuilder().width(width).height(560).title(title).xAxisTitle("offered, req/s (log)")
                 .yAxisTitle(yTitle).build();
         c.getStyler().setXAxisLogarithmic(true);
         c.getStyler().setXAxisMin(10.0);   // 0.5x to 10x a 50 req/s bound on every chart alike
         c.getStyler().setXAxisMax(1000.0);
-        c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
         return c;
     }
 
