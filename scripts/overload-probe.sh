@@ -83,5 +83,6 @@ curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
 # main-service's warnings from the burst on, by kind (a failed call's exception and message; digits as #)
 echo "main-service's warnings since the burst, by kind (top 6):"
 tail -n +"$((lines_before + 1))" "$log" | grep -E '^[0-9T:.Z-]+ +WARN ' \
-  | sed -E 's/^[^]]*\] \[[^]]*\] [^ ]+ +: //; s/[0-9]+/#/g' | sort | uniq -c | sort -rn | head -6 || true
+  | sed -E 's/^[^]]*\] \[[^]]*\] [^ ]+ +: //; s/[0-9]+/#/g' | sort | uniq -c | sort -rn | head -6 \
+  | awk '{ print } END { if (NR == 0) print "  (none)" }' || true
 rm -f "$out"
