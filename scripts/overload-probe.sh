@@ -5,7 +5,8 @@
 # burst, whether it is alive, its OutOfMemoryErrors, the seconds from the burst's end to the first normal answer, and
 # the CPU seconds main-service and hey spent in the burst (of the 60 two cores have in 30 s), and where 502s and 504s came
 # from (main-service's failed downstream calls by exception).
-# Give ./lab up options after --, e.g. --profile platform, --admission off; HEAP=128m in the environment for another heap;
+# Give ./lab up options after --, e.g. --profile platform, --admission off, --refusal-status 503; HEAP=128m in the
+# environment for another heap;
 # HEY_NICE=10 runs hey at that lower CPU priority, as if the clients were on other machines (on 2 cores hey's 6,000
 # clients otherwise take a share of the CPU the downstream services need).
 # Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
@@ -14,7 +15,7 @@
 # 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 11,12p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 12,13p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage
 strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }

@@ -28,7 +28,7 @@
 #   9 admission control: each variant's ceiling is the one its heap implies, its limit the default (200, below that
 #     ceiling), and that heap 70 % of the pod's memory limit; k8s/tests/cluster-burst lowers main-service-virtual's
 #     limit and its load Job bursts that variant alone past
-#     it: only 200s and 503s, every 503 an admission refusal (Prometheus), in flight at the limit, no restart, the
+#     it: only 200s and 429s, every 429 an admission refusal (Prometheus), in flight at the limit, no restart, the
 #     other variant without a request or a refusal; then k8s/tests/cluster again
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
 set -uo pipefail
@@ -565,11 +565,11 @@ admission_follows_heap() {
 
 # The limit follows the pod's memory limit (both variants as k8s/ deploys them); then k8s/tests/cluster-burst lowers one
 # variant's limit and its load Job bursts that variant alone past it (hey in a pod, through the variant's Service,
-# bounded by the Job's duration): every 503 is an admission refusal, in flight stays at the limit, no pod restarts, and
+# bounded by the Job's duration): every 429 is an admission refusal (main-service's default status for it), in flight stays at the limit, no pod restarts, and
 # the other variant sees neither a request nor a refusal. Read as Grafana's admission row would, from Prometheus.
 check9() {
-  local variant target other lowered before_target before_other after_target after_other out codes ok200 ok503 \
-    other_requests other_before other_after rejected rejected_other http503 in_flight limit_gauge start end rates q
+  local variant target other lowered before_target before_other after_target after_other out codes ok200 ok429 \
+    other_requests other_before other_after rejected rejected_other http429 in_flight limit_gauge start end rates q
   for variant in "${variants[@]}"; do admission_follows_heap "$variant"; done
   kc delete job hey-load --ignore-not-found >/dev/null
   if ! out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster-burst -l 'app.kubernetes.io/component!=load-generator' 2>&1); then
@@ -606,19 +606,19 @@ check9() {
     | map(fromdateiso8601) | "\(.[0]) \(.[1])"')
   sleep 12   # two scrape intervals (5 s): the last scrape holds the whole burst
   codes=$(sed -n '/Status code distribution/,/^$/p' "$work/burst.log" | awk '/\[/ {print $1 $2}' | paste -sd' ')
-  ok200=$(grep -o '\[200\][0-9]*' <<<"$codes" | cut -d']' -f2); ok503=$(grep -o '\[503\][0-9]*' <<<"$codes" | cut -d']' -f2)
-  if [[ $codes =~ ^\[200\][0-9]+\ \[503\][0-9]+$ ]] && ! grep -q 'Error distribution' "$work/burst.log"; then
-    pass "9 $target burst ($(grep '^===' "$work/burst.log" | sed 's/.*: //'), from a pod, $((end - start)) s): $ok200 x 200, $ok503 x 503, nothing else"
+  ok200=$(grep -o '\[200\][0-9]*' <<<"$codes" | cut -d']' -f2); ok429=$(grep -o '\[429\][0-9]*' <<<"$codes" | cut -d']' -f2)
+  if [[ $codes =~ ^\[200\][0-9]+\ \[429\][0-9]+$ ]] && ! grep -q 'Error distribution' "$work/burst.log"; then
+    pass "9 $target burst ($(grep '^===' "$work/burst.log" | sed 's/.*: //'), from a pod, $((end - start)) s): $ok200 x 200, $ok429 x 429, nothing else"
   else
-    fail "9 $target burst: status codes '$codes' (want 200s and 503s only)"; detail "$(sed -n '/Status code distribution/,$p' "$work/burst.log" | head -12)"
+    fail "9 $target burst: status codes '$codes' (want 200s and 429s only)"; detail "$(sed -n '/Status code distribution/,$p' "$work/burst.log" | head -12)"
   fi
   rejected=$(prometheus_value "sum(fanout_admission_requests_total{application=\"$target\", outcome=\"rejected\"})")
   rejected_other=$(prometheus_value "sum(fanout_admission_requests_total{application=\"$other\", outcome=\"rejected\"})")
-  http503=$(prometheus_value "sum(http_server_requests_seconds_count{application=\"$target\", uri=\"$orders\", status=\"503\"})")
-  if [[ -n $ok503 && $rejected == "$ok503" && $http503 == "$ok503" && $rejected_other == 0 ]]; then
-    pass "9 every 503 was admission's: fanout_admission_requests_total{outcome=\"rejected\"} $rejected = hey's 503s = http_server_requests 503s under uri $orders; $other: rejected $rejected_other"
+  http429=$(prometheus_value "sum(http_server_requests_seconds_count{application=\"$target\", uri=\"$orders\", status=\"429\"})")
+  if [[ -n $ok429 && $rejected == "$ok429" && $http429 == "$ok429" && $rejected_other == 0 ]]; then
+    pass "9 every 429 was admission's: fanout_admission_requests_total{outcome=\"rejected\"} $rejected = hey's 429s = http_server_requests 429s under uri $orders; $other: rejected $rejected_other"
   else
-    fail "9 rejected in Prometheus: $target '$rejected', http_server_requests 503 under $orders '$http503' (want both = hey's '$ok503' 503s), $other '$rejected_other' (want 0)"
+    fail "9 rejected in Prometheus: $target '$rejected', http_server_requests 429 under $orders '$http429' (want both = hey's '$ok429' 429s), $other '$rejected_other' (want 0)"
   fi
   in_flight=$(prometheus_value "max_over_time(sum(fanout_admission_in_flight{application=\"$target\"})[$((end - start + 5))s:1s])" "$end")
   limit_gauge=$(prometheus_value "sum(fanout_admission_limit{application=\"$target\"})" "$end")

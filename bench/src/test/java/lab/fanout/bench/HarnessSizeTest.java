@@ -49,7 +49,8 @@ class HarnessSizeTest {
     // 9,550 until main-service's fixed limit defaults to 200: the overload preset sets its own, the heap's ceiling, as
     // its committed forks measured (+9)
     // 9,559 until the overload charts' one legend right of the p99 chart, which is linear (it hid points; +3)
-    static final int LIMIT = 9_562;
+    // 9,562 until ./lab up --refusal-status 429|503 and the shed answer read as either (+23)
+    static final int LIMIT = 9_585;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * A burst past what the heap holds (docs/overload.md): main-service with a {@value #HEAP} heap, 2 s downstream
  * latency and a pool of 30,000, and {@value #CLIENTS} hey clients sending {@value #REQUESTS} scopeFork requests.
  * With adaptive admission control (Gradient2, under the heap's ceiling of {@value #HEAP} × 0.4 ÷ 256 KiB = 409 in
- * flight) every request is answered 200 or 503 overloaded, the 503s at once, the admitted within their deadline, no
+ * flight) every request is answered 200 or 429 overloaded, the 429s at once, the admitted within their deadline, no
  * more than the limit ever in flight, no OutOfMemoryError, and a normal answer right after. Adaptive, not the default
  * fixed limit: a fixed limit at the ceiling holds the heap but not the deadline when the cores, not the heap, run out
  * first (hey's clients retry each refusal at once, on the same two cores): in a run with it, 400 of 6,000 requests
@@ -51,7 +51,7 @@ class OverloadIT {
     /** main-service's deadline (10 s): an admitted request answers within it or gets 504. */
     private static final Duration DEADLINE = Duration.ofSeconds(10);
     /**
-     * The mean time main-service spent on a 503 overloaded, ms ({@code http_server_requests_seconds} of status 503):
+     * The mean time main-service spent on a 429 overloaded, ms ({@code http_server_requests_seconds} of status 429):
      * a refusal calls nothing and never reaches Spring MVC. What hey sees on top is the machine's queueing: its 1,500
      * clients retry each refusal at once, and with four JVMs on two cores the median refusal reached hey after
      * 1.7 s in a run with a 128 MiB heap (printed with the result, not asserted: it measures the load generator too).
@@ -94,13 +94,13 @@ class OverloadIT {
         }
         System.out.println("OverloadIT: " + burst + ", peak in flight " + peak.get() + " (limit's top " + limit + ")");
 
-        assertThat(burst.byStatus().keySet()).as("statuses; " + burst).containsOnly(200, 503);
+        assertThat(burst.byStatus().keySet()).as("statuses; " + burst).containsOnly(200, 429);
         assertThat(burst.unanswered()).as("requests without an answer (timeouts, refused connections); " + burst)
                 .isZero();
         assertThat(peak.get()).as("requests in flight, sampled every 100 ms").isPositive().isLessThanOrEqualTo(limit);
-        double rejectionMeanMs = 1000 * Metrics.sum(management, "http_server_requests_seconds_sum", "status=\"503\"")
-                / Metrics.sum(management, "http_server_requests_seconds_count", "status=\"503\"");
-        assertThat(rejectionMeanMs).as("main-service's mean time per 503, ms; " + burst).isLessThan(REJECTION_MEAN_MS);
+        double rejectionMeanMs = 1000 * Metrics.sum(management, "http_server_requests_seconds_sum", "status=\"429\"")
+                / Metrics.sum(management, "http_server_requests_seconds_count", "status=\"429\"");
+        assertThat(rejectionMeanMs).as("main-service's mean time per 429, ms; " + burst).isLessThan(REJECTION_MEAN_MS);
         assertThat(burst.maxMillis(200)).as("slowest 200, ms").isLessThan(DEADLINE.toMillis());
         assertThat(system.pids()).containsKey(ServiceDefaults.MAIN);
         assertThat(ProcessHandle.of(system.pids().get(ServiceDefaults.MAIN)).map(ProcessHandle::isAlive))
@@ -172,7 +172,7 @@ class OverloadIT {
             @Override
             public String toString() {
                 return "hey: " + requested + " requested, by status " + byStatus() + ", unanswered " + unanswered()
-                        + ", median 503 " + p50Millis(503) + " ms, median 200 " + p50Millis(200) + " ms";
+                        + ", median 429 " + p50Millis(429) + " ms, median 200 " + p50Millis(200) + " ms";
             }
         }
 

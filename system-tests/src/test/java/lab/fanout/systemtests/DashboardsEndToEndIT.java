@@ -75,7 +75,7 @@ class DashboardsEndToEndIT {
      * a scrape interval, so that a scrape sees the limit reached.
      */
     static final int BURST_LATENCY_MS = 2000;
-    static final String OVERLOADED = "503 overloaded";
+    static final String OVERLOADED = "429 overloaded";
     static final String ADMISSION_IN_FLIGHT = "fanout-overview | Admission: requests in flight vs limit: $application";
     static final String ADMISSION_OUTCOMES =
             "fanout-overview | Admission: admitted, rejected and expired per second: $application";
@@ -84,7 +84,7 @@ class DashboardsEndToEndIT {
     private LocalSystem system;
     private LocalPrometheus prometheus;
     private List<String> strategies;
-    /** What the clients of the burst got: "200" or "503 overloaded" to count. */
+    /** What the clients of the burst got: "200" or "429 overloaded" to count. */
     private Map<String, Integer> burst;
 
     @BeforeAll
@@ -184,17 +184,17 @@ class DashboardsEndToEndIT {
      * reads 0 now that every request is answered; the limit line is the configured limit; admitted and rejected per
      * second are above 0, and expired is 0 (virtual request threads: no request waits for one). A rejected query that
      * selected another outcome, or the sum of them all, would still return data: 0 is a value. And
-     * http_server_requests, which the rate, latency and error panels read, counts each refusal as a 503 of the
+     * http_server_requests, which the rate, latency and error panels read, counts each refusal as a 429 of the
      * endpoint: the refusals carry its route, although Spring MVC never ran for them.
      */
     @Test
     void theAdmissionPanelsShowTheBurst() throws Exception {
         assertThat(burst.getOrDefault(OVERLOADED, 0)).as("the burst was rejected in part: %s", burst).isPositive();
         assertThat(prometheus.scalar("sum(fanout_admission_requests_total{application=\"main-service\","
-                + " outcome=\"rejected\"})")).as("rejections counted = 503s the burst's clients got")
+                + " outcome=\"rejected\"})")).as("rejections counted = 429s the burst's clients got")
                 .isEqualTo((double) burst.get(OVERLOADED));
         assertThat(prometheus.scalar("sum(http_server_requests_seconds_count{application=\"main-service\", uri=\""
-                + ORDERS + "\", status=\"503\"})")).as("503s under the endpoint's uri = 503s the burst's clients got")
+                + ORDERS + "\", status=\"429\"})")).as("429s under the endpoint's uri = 429s the burst's clients got")
                 .isEqualTo((double) burst.get(OVERLOADED));
         Query inFlight = panelQuery(ADMISSION_IN_FLIGHT + " | A");
         assertThat(panelValue(inFlight.promql())).as(inFlight.where() + " now, every request answered").isZero();
@@ -276,7 +276,7 @@ class DashboardsEndToEndIT {
 
     /**
      * {@link #BURST} requests at once on scopeFork, each holding its permit {@link #BURST_LATENCY_MS}: the first
-     * {@link #ADMISSION_LIMIT} are admitted, the others answered 503 overloaded.
+     * {@link #ADMISSION_LIMIT} are admitted, the others answered 429 overloaded.
      *
      * @return "200" and {@link #OVERLOADED} to how many of the burst got each; fails on any other answer
      */
@@ -291,7 +291,7 @@ class DashboardsEndToEndIT {
                     String answer;
                     try {
                         HttpResponse<String> response = get(uri);
-                        answer = response.statusCode() + (response.statusCode() == 503
+                        answer = response.statusCode() + (response.statusCode() == 429
                                 && response.body().contains("overloaded") ? " overloaded" : "");
                     } catch (IOException e) {
                         answer = e.toString();

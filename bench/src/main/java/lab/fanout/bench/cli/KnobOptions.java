@@ -71,6 +71,11 @@ final class KnobOptions {
             + " /actuator/info's admission)")
     Integer maxInFlight;
 
+    @Option(names = "--refusal-status", paramLabel = "STATUS", description = "the HTTP status of an overloaded answer:"
+            + " 429 or 503 (default 429: Tomcat closes the connection after every 503, so each refusal costs its"
+            + " client a reconnect; docs/overload.md, \"Which status\")")
+    Integer refusalStatus;
+
     @Option(names = "--bounded-pool-threads", paramLabel = "N", description = "platform threads of the"
             + " completableFutureWithBoundedPool strategy's pool, 1..10000 (default "
             + ServiceDefaults.BOUNDED_POOL_THREADS + ")")
@@ -112,11 +117,25 @@ final class KnobOptions {
         if (maxInFlight != null) {
             jvm.add("-Dfanout.admission.max-in-flight=" + maxInFlight);
         }
+        refusalStatus(jvm);
         boundedPool(jvm, "threads", boundedPoolThreads, 10_000);
         boundedPool(jvm, "queue", boundedPoolQueue, 100_000);
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
                 .withDownstreamProperties(ordersStore(spec.repoRoot()));
+    }
+
+    /** @throws IllegalArgumentException neither 429 nor 503, or with --admission off (which refuses nothing) */
+    private void refusalStatus(List<String> jvm) {
+        if (refusalStatus == null) {
+            return;
+        }
+        if (refusalStatus != 429 && refusalStatus != 503 || admission == Admission.off) {
+            throw new IllegalArgumentException(admission == Admission.off ? "--refusal-status is the status of"
+                    + " --admission fixed or adaptive's refusals; off refuses none" : "--refusal-status must be 429 or"
+                    + " 503, was " + refusalStatus);
+        }
+        jvm.add("-Dfanout.admission.refusal-status=" + refusalStatus);
     }
 
     /** @throws IllegalArgumentException a value out of main-service's range, which would stop its start */
@@ -154,6 +173,7 @@ final class KnobOptions {
                 + option("--latency-ms", latencyMs) + jvmOptions.stream().map(o -> " --jvm-option=" + o)
                 .collect(Collectors.joining()) + (aot ? " --aot" : "") + (breaker ? " --breaker" : "")
                 + (admission == null ? "" : " --admission " + admission) + option("--max-in-flight", maxInFlight)
+                + option("--refusal-status", refusalStatus)
                 + option("--bounded-pool-threads", boundedPoolThreads)
                 + option("--bounded-pool-queue", boundedPoolQueue)
                 + (ordersStore == Store.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)

@@ -3,6 +3,7 @@ package lab.fanout.bench.overload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -20,7 +21,8 @@ import org.HdrHistogram.Histogram;
  *
  * @param sent             requests offered
  * @param ok               2xx answers
- * @param shed             503 answers of problem type {@code overloaded}: main-service's admission control
+ * @param shed             answers of problem type {@code overloaded}, 429 (or 503 with main-service's
+ *                         {@code fanout.admission.refusal-status=503}): main-service's admission control
  * @param otherErrors      the rest by kind: {@code HTTP <code> <problem type>} (e.g. {@code HTTP 503 pool-exhausted}),
  *                         or without an answer {@code timeout} (vegeta gave up), {@code refused}, {@code reset},
  *                         {@code transport}
@@ -29,7 +31,7 @@ import org.HdrHistogram.Histogram;
  *                         under the load, without what it finished after the load had stopped
  * @param p50OkMs          the median latency of the 2xx answers, ms; null without one
  * @param p99OkMs          their p99, ms
- * @param p99ShedMs        the 503s' p99, ms: how fast a shed request learns it
+ * @param p99ShedMs        the shed answers' p99, ms: how fast a shed request learns it
  * @param recoverySeconds  spike only: from the end of the peak to the start of the first second (by due time) whose
  *                         requests all got 2xx with a p99 within {@link #RECOVERED} × the p99 before the peak, s; null
  *                         when no second of the phase after the peak did (or not a spike)
@@ -37,7 +39,8 @@ import org.HdrHistogram.Histogram;
 record Outcomes(long sent, long ok, long shed, SortedMap<String, Long> otherErrors, double goodputPerSecond,
                 Double p50OkMs, Double p99OkMs, Double p99ShedMs, Double recoverySeconds) {
 
-    static final int SHED = 503;
+    /** The statuses of an overloaded answer: 429 by default, 503 with fanout.admission.refusal-status=503. */
+    static final Set<Integer> SHED = Set.of(429, 503);
     /** The problem type of main-service's admission control (AdmissionFilter). */
     static final String OVERLOADED = "overloaded";
     private static final Pattern TYPE = Pattern.compile("\"type\"\\s*:\\s*\"[^\"]*?([\\w-]+)\"");
@@ -59,7 +62,7 @@ record Outcomes(long sent, long ok, long shed, SortedMap<String, Long> otherErro
         }
 
         boolean shed() {
-            return code == SHED && OVERLOADED.equals(type);
+            return SHED.contains(code) && OVERLOADED.equals(type);
         }
 
         double latencyMicros() {

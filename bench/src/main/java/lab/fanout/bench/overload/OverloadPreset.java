@@ -52,7 +52,7 @@ public final class OverloadPreset {
     private final Path repo;
     private final Path dir;
     private final PrintStream out;
-    /** Enough of a body for its problem type (Boot writes it first or last): a shed 503 (overloaded) or a pool's. */
+    /** Enough of a body for its problem type (Boot writes it first or last): a shed answer (overloaded) or a pool's. */
     static final int BODY_BYTES = 512;
     private final VegetaDriver vegeta = new VegetaDriver(BODY_BYTES);
 

@@ -185,8 +185,8 @@ final class OverloadReport {
                         + " for each)").append("; a figure is the median over the forks with its interval"
                         + " (min–max with 5 or fewer). ").append(Environment.summary(repo)).append(".\n\n")
                 .append("Columns: goodput = 2xx answers that ended while the load was offered (from one latency after"
-                        + " its start), per second; shed = 503 overloaded; other = every other failure by status and"
-                        + " problem type (timeout: vegeta gave up after its timeout); p50/p99 admitted = the 2xx"
+                        + " its start), per second; shed = answers overloaded; other = every other failure by status"
+                        + " and problem type (timeout: vegeta gave up after its timeout); p50/p99 admitted = the 2xx"
                         + " answers, from their due time;"
                         + " peak heap = the largest heap after a GC (-Xlog:gc); survived = forks whose main-service"
                         + " was alive after the cell; backlog left = forks where it still held requests 30 s after the"

@@ -87,6 +87,18 @@ class KnobOptionsTest {
     }
 
     @Test
+    void theRefusalStatusReachesMainServiceAndAnotherStatusOrAdmissionOffIsRefusedWithTheFix() {
+        KnobOptions knobs = parse("--refusal-status", "503");
+        assertThat(knobs.apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs())
+                .containsExactly("-Dfanout.admission.refusal-status=503");
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --refusal-status 503");
+        assertThatThrownBy(() -> parse("--refusal-status", "500").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessage("--refusal-status must be 429 or 503, was 500");
+        assertThatThrownBy(() -> parse("--admission", "off", "--refusal-status", "429")
+                .apply(LaunchSpec.defaults(Path.of(".")))).hasMessageContaining("off refuses none");
+    }
+
+    @Test
     void theBoundedPoolsSizeReachesMainServiceAsSystemPropertiesAndOutOfRangeIsRefused() {
         KnobOptions knobs = parse("--bounded-pool-threads", "50", "--bounded-pool-queue", "100");
         assertThat(knobs.apply(LaunchSpec.defaults(Path.of("."))).mainJvmArgs())

@@ -23,17 +23,19 @@ class OutcomesTest {
     }
 
     @Test
-    void shedIsA503OfTypeOverloadedAndOther503sAreErrorsByTheirType() {
+    void shedIsA429Or503OfTypeOverloadedAndOtherErrorsCountByTheirType() {
         List<Outcomes.Request> all = List.of(ok(0, 2), failed(0.1, 0.005, 503, "overloaded"),
+                failed(0.15, 0.003, 429, "overloaded"), failed(0.18, 0.004, 429, null),
                 failed(0.2, 5, 503, "pool-exhausted"), failed(0.3, 10, 504, "deadline-exceeded"),
                 new Outcomes.Request(0.4 * S, 15.4 * S, 0, "Get \"http://127.0.0.1/\": context deadline exceeded"
                         + " (Client.Timeout exceeded while awaiting headers)"),
                 new Outcomes.Request(0.5 * S, 0.5 * S, 0, "dial tcp 127.0.0.1:2222: connect: connection refused"));
         Outcomes o = Outcomes.of(all, 10, 2);
-        assertThat(o.sent()).isEqualTo(6);
+        assertThat(o.sent()).isEqualTo(8);
         assertThat(o.ok()).isEqualTo(1);
-        assertThat(o.shed()).isEqualTo(1);
+        assertThat(o.shed()).isEqualTo(2);
         assertThat(o.otherErrors()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("HTTP 503 pool-exhausted", 1L,
+                "HTTP 429", 1L,
                 "HTTP 504 deadline-exceeded", 1L, "timeout", 1L, "refused", 1L));
         assertThat(o.p99ShedMs()).isCloseTo(5, within(0.1));
         assertThat(o.p99OkMs()).isCloseTo(2000, within(2.0));

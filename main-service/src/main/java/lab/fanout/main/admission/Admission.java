@@ -69,8 +69,8 @@ public final class Admission {
                     .description("the most fan-out requests admitted at once (mode " + mode + ")").register(meters);
         }
         this.admitted = outcome(meters, "admitted", "let in");
-        this.rejected = outcome(meters, "rejected", "answered 503 overloaded: the limit was reached");
-        this.expired = outcome(meters, "expired", "answered 503 overloaded: queued for a request thread past the"
+        this.rejected = outcome(meters, "rejected", "answered overloaded: the limit was reached");
+        this.expired = outcome(meters, "expired", "answered overloaded: queued for a request thread past the"
                 + " deadline");
     }
 

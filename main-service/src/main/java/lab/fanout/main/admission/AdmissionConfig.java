@@ -42,7 +42,7 @@ class AdmissionConfig {
     }
 
     /**
-     * Right after Boot's observation filter (order HIGHEST_PRECEDENCE + 1), so that a 503 overloaded is counted, under
+     * Right after Boot's observation filter (order HIGHEST_PRECEDENCE + 1), so that an overloaded answer is counted, under
      * the route Spring MVC's {@code @RequestMapping} handler mapping finds for it.
      */
     @Bean
@@ -51,7 +51,7 @@ class AdmissionConfig {
                                                             @Qualifier("requestMappingHandlerMapping")
                                                             ObjectProvider<HandlerMapping> routes) {
         var registration = new FilterRegistrationBean<>(new AdmissionFilter(admission, fanout.deadline(),
-                properties.retryAfter(), json, SingletonSupplier.of(routes::getObject)));
+                properties.retryAfter(), properties.refusalStatus(), json, SingletonSupplier.of(routes::getObject)));
         registration.addUrlPatterns("/backoffice/api/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;

@@ -29,8 +29,10 @@ import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
  * The first thing a fan-out request meets, before Spring MVC's dispatch: past the limit on requests in flight
- * ({@link Admission}) it is answered 503 problem+json of type {@code overloaded} at once, with {@code Retry-After},
- * naming the limit and the count in flight, and no downstream is called. A request that waited for a platform request
+ * ({@link Admission}) it is answered problem+json of type {@code overloaded} at once, status 429 (or 503,
+ * {@code fanout.admission.refusal-status}), with {@code Retry-After}, naming the limit and the count in flight, and no
+ * downstream is called. 429 by default because Tomcat closes the connection after any 503 ({@code Http11Processor.
+ * statusDropsConnection}), whatever the application asks: a client refused many times would reconnect each time. A request that waited for a platform request
  * thread past the deadline ({@link QueuedRequests}) is answered so too, without starting: its client has most likely
  * given up, and serving it would only delay the requests behind it.
  * <p>
@@ -49,15 +51,20 @@ final class AdmissionFilter extends OncePerRequestFilter {
     private final Admission admission;
     private final Duration deadline;
     private final long retryAfterSeconds;
+    private final int status;
     private final ObjectMapper json;
     private final Supplier<HandlerMapping> routes;
 
-    /** @param routes Spring MVC's {@code @RequestMapping} handler mapping, looked up at the first refusal */
-    AdmissionFilter(Admission admission, Duration deadline, Duration retryAfter, ObjectMapper json,
+    /**
+     * @param status the overloaded answer's HTTP status, 429 or 503
+     * @param routes Spring MVC's {@code @RequestMapping} handler mapping, looked up at the first refusal
+     */
+    AdmissionFilter(Admission admission, Duration deadline, Duration retryAfter, int status, ObjectMapper json,
                     Supplier<HandlerMapping> routes) {
         this.admission = admission;
         this.deadline = deadline;
         this.retryAfterSeconds = Math.max(1, retryAfter.toSeconds());
+        this.status = status;
         this.json = json;
         this.routes = routes;
     }
@@ -101,10 +108,10 @@ final class AdmissionFilter extends OncePerRequestFilter {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", Problems.type(TYPE_NAME).toString());
         problem.put("title", "Overloaded");
-        problem.put("status", HttpStatus.SERVICE_UNAVAILABLE.value());
+        problem.put("status", status);
         problem.put("detail", detail);
         problem.putAll(properties);
-        response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
+        response.setStatus(status);
         response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");

@@ -1,6 +1,7 @@
 package lab.fanout.main.config;
 
 import java.time.Duration;
+import java.util.Set;
 
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -19,7 +20,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Admission control: the limit on fan-out requests in flight in main-service, checked before Spring MVC's dispatch;
- * a request beyond it is answered 503 {@code overloaded} at once (docs/overload.md). Environment form:
+ * a request beyond it is answered 429 {@code overloaded} at once (or 503, {@code refusalStatus}; docs/overload.md).
+ * Environment form:
  * {@code FANOUT_ADMISSION_MODE}, {@code FANOUT_ADMISSION_MAX_IN_FLIGHT}, ...
  * <p>
  * Whatever the mode, no limit exceeds the <em>ceiling</em>, what the heap holds: {@code maxHeap × heapShare ÷
@@ -48,10 +50,15 @@ import org.springframework.validation.annotation.Validated;
  *                        parsing state, docs/overload.md)
  * @param connectionHeapShare the share of the max heap open connections may fill, 0.05..0.4 (default 0.3: 6,553
  *                        connections at 512 MiB, 10,000 or more from 781 MiB)
- * @param retryAfter      the {@code Retry-After} of a 503 overloaded, whole seconds (default 1s)
- * @param expireQueued    platform request threads: answer a request that waited for a thread past the deadline 503
+ * @param retryAfter      the {@code Retry-After} of an overloaded answer, whole seconds (default 1s)
+ * @param expireQueued    platform request threads: answer a request that waited for a thread past the deadline
  *                        overloaded without starting it (default true; not with mode off, which sheds nothing;
  *                        docs/overload.md)
+ * @param refusalStatus   the HTTP status of an overloaded answer, 429 or 503 (default 429: Tomcat closes the
+ *                        connection after every 503, so each refusal would cost its client a reconnect through
+ *                        Tomcat's one acceptor; Netflix concurrency-limits' servlet filter and Kubernetes' API
+ *                        Priority and Fairness answer 429 too; docs/overload.md, "Which status")
+ * @throws IllegalArgumentException {@code refusalStatus} neither 429 nor 503 (main-service does not start)
  */
 @Validated
 @ConfigurationProperties("fanout.admission")
@@ -65,7 +72,18 @@ public record AdmissionProperties(@NotNull @DefaultValue("fixed") Mode mode,
                                   @DecimalMin("0.05") @DecimalMax("0.4") @DefaultValue("0.3")
                                   double connectionHeapShare,
                                   @NotNull @DefaultValue("1s") Duration retryAfter,
-                                  @DefaultValue("true") boolean expireQueued) implements Knobs {
+                                  @DefaultValue("true") boolean expireQueued,
+                                  @DefaultValue("429") int refusalStatus) implements Knobs {
+
+    /** The statuses an overloaded answer may carry: Too Many Requests, Service Unavailable. */
+    public static final Set<Integer> REFUSAL_STATUSES = Set.of(429, 503);
+
+    public AdmissionProperties {
+        if (!REFUSAL_STATUSES.contains(refusalStatus)) {
+            throw new IllegalArgumentException("fanout.admission.refusal-status must be 429 or 503, was "
+                    + refusalStatus);
+        }
+    }
 
     /**
      * The fixed limit when {@code maxInFlight} is unset: as many requests at once as Tomcat's platform request pool

@@ -116,6 +116,6 @@ class AdmissionTest {
 
     private static AdmissionProperties properties(Mode mode, Integer maxInFlight) {
         return new AdmissionProperties(mode, maxInFlight, DataSize.ofKilobytes(256), 0.4, DataSize.ofKilobytes(24), 0.3,
-                Duration.ofSeconds(1), false);
+                Duration.ofSeconds(1), false, 429);
     }
 }

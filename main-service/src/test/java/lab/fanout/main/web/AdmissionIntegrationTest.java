@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.ActiveProfiles;
@@ -34,16 +35,17 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Admission control at a lowered limit of {@value #LIMIT} requests in flight, for every strategy: while that many
- * wait for their slow calls, every further request is answered 503 {@code overloaded} with {@code Retry-After}, before
- * the admitted ones and without a downstream call; once they are answered, a request is admitted again. The reactive
+ * wait for their slow calls, every further request is answered 429 {@code overloaded} with {@code Retry-After}, before
+ * the admitted ones and without a downstream call, and on a connection Tomcat keeps open (it closes one after any
+ * 503, so each refusal would cost its client a reconnect: docs/overload.md, "Which status"); once they are answered, a request is admitted again. The reactive
  * strategy's requests keep their permits until their async answer is written, not only while the request thread
  * runs. The deadline is raised: on 2 cores the common pool has one worker, and {@code completableFuture}'s four
  * requests make their twelve calls one after another. The refused requests' own count of requests in flight is read
  * from their answers: this test's HTTP client completes its calls on that same common pool, so on 2 cores it sees
  * the refusals only seconds later, behind the strategy's calls.
  * <p>
- * The refusals count in {@code http.server.requests} under the endpoint's route template, status 503, outcome
- * SERVER_ERROR, as the admitted requests do under it: Spring MVC never matches a refused request, and without the
+ * The refusals count in {@code http.server.requests} under the endpoint's route template, status 429, outcome
+ * CLIENT_ERROR, as the admitted requests do under it: Spring MVC never matches a refused request, and without the
  * filter naming the route its {@code uri} read {@code UNKNOWN}, outside every dashboard panel that selects
  * {@code /backoffice/}.
  */
@@ -70,7 +72,7 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
 
     @ParameterizedTest
     @EnumSource(StrategyName.class)
-    void pastTheLimitAnswers503OverloadedAtOnceWithoutCallingADownstream(StrategyName strategy) {
+    void pastTheLimitAnswers429OverloadedAtOnceOnAKeptConnectionWithoutCallingADownstream(StrategyName strategy) {
         serveAll(CALL_MS);
         List<CompletableFuture<Answer>> admitted = IntStream.range(0, LIMIT)
                 .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(strategy), background)).toList();
@@ -81,8 +83,11 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
                 .stream().map(CompletableFuture::join).toList();
 
         for (Answer answer : refused) {
-            assertThat(answer).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+            assertThat(answer).hasStatus(HttpStatus.TOO_MANY_REQUESTS)
                     .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "1");
+            assertThat(answer.header(HttpHeaders.CONNECTION)).as("Connection header of a refusal")
+                    .isNotEqualToIgnoringCase("close");
+            assertThat(answer).bodyJson().extractingPath("$.status").isEqualTo(429);
             assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
             assertThat(answer).bodyJson().extractingPath("$.limit").isEqualTo(LIMIT);
             assertThat(answer).bodyJson().extractingPath("$.inFlight").as("in flight when refused").isEqualTo(LIMIT);
@@ -94,12 +99,12 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
             server(downstream).verify(exactly(LIMIT), getRequestedFor(urlPathEqualTo(path(downstream))));
         }
         // recorded when the observation filter's chain returns, which may be just after the client has the answer
-        var refusals = registry.find("http.server.requests").tags("status", "503", "strategy", strategy.toString());
+        var refusals = registry.find("http.server.requests").tags("status", "429", "strategy", strategy.toString());
         await().atMost(Duration.ofSeconds(5)).until(() -> refusals.timers().stream().mapToLong(Timer::count).sum(),
                 count -> count == REFUSED);
         assertThat(refusals.timers()).as("http.server.requests of the refusals").singleElement()
                 .satisfies(timer -> assertThat(timer.getId().getTags()).contains(Tag.of("uri", ENDPOINT),
-                        Tag.of("outcome", "SERVER_ERROR")));
+                        Tag.of("outcome", "CLIENT_ERROR")));
         // the reactive strategy's permit goes back when its async request completes, just after the answer is sent
         await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
         serveAll(0);
@@ -118,6 +123,7 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
                 .jsonPath("$.admission.limit").isEqualTo(LIMIT)
                 .jsonPath("$.knobs['fanout.admission'].bytesPerRequest").isEqualTo("262144B")
                 .jsonPath("$.knobs['fanout.admission'].bytesPerConnection").isEqualTo("24576B")
-                .jsonPath("$.knobs['fanout.admission'].expireQueued").isEqualTo(true);
+                .jsonPath("$.knobs['fanout.admission'].expireQueued").isEqualTo(true)
+                .jsonPath("$.knobs['fanout.admission'].refusalStatus").isEqualTo(429);
     }
 }

@@ -6,6 +6,7 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.ActiveProfiles;
@@ -21,12 +22,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * calls taking {@value #CALL_MS} ms, and a deadline
  * of {@value #DEADLINE_MS} ms: of six requests sent at once, two run at once, two wait about one call's time for a
  * thread (below the deadline: they run), and two wait about two calls' time, past the deadline: those are answered
- * 503 {@code overloaded} without starting, and no downstream sees them. Margins: half a call's time (500 ms) on either
+ * {@code overloaded} without starting, and no downstream sees them. Margins: half a call's time (500 ms) on either
  * side of the deadline.
+ * <p>
+ * With {@code fanout.admission.refusal-status=503}, the knob's other value: those answers are 503, and Tomcat closes
+ * their connections ({@code Connection: close}), the cost that made 429 the default (docs/overload.md, "Which status").
  */
 @ActiveProfiles("platform")
 @TestPropertySource(properties = {"server.tomcat.threads.max=" + QueuedPastDeadlineIntegrationTest.THREADS,
-        "fanout.deadline=" + QueuedPastDeadlineIntegrationTest.DEADLINE_MS + "ms"})
+        "fanout.deadline=" + QueuedPastDeadlineIntegrationTest.DEADLINE_MS + "ms",
+        "fanout.admission.refusal-status=503"})
 class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
 
     static final int THREADS = 2;
@@ -44,7 +49,9 @@ class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
         assertThat(expired).hasSize(THREADS);
         for (Answer answer : expired) {
             assertThat(answer).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
-                    .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "1");
+                    .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "1")
+                    .hasHeader(HttpHeaders.CONNECTION, "close");
+            assertThat(answer).bodyJson().extractingPath("$.status").isEqualTo(503);
             assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
             assertThat(answer).bodyJson().extractingPath("$.queuedMs").asNumber().satisfies(
                     queued -> assertThat(queued.longValue()).isGreaterThan(DEADLINE_MS));
