@@ -8,14 +8,15 @@
 # Give ./lab up options after --, e.g. --profile platform, --admission off, --refusal-status 503; HEAP=128m in the
 # environment for another heap;
 # HEY_NICE=10 runs hey at that lower CPU priority, as if the clients were on other machines (on 2 cores hey's 6,000
-# clients otherwise take a share of the CPU the downstream services need).
+# clients otherwise take a share of the CPU the downstream services need). WARMUP=S first sends S seconds of 200
+# clients (under the limit) and waits 5 s, so that the burst meets a JIT-compiled main-service instead of a cold one.
 # Usage: scripts/overload-probe.sh [STRATEGY=scopeFork] [CLIENTS=6000] [-- ./lab up options...]
 #   e.g. scripts/overload-probe.sh scopeFork 6000 -- --profile platform
 # Needs: hey, jq, curl; stops a running ./lab up first (its own services) and leaves none running. The load is bounded:
 # 30 s of hey (-t 20: a request waits 20 s at most), 10 requests after it; all to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 12,13p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 13,14p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ ${1:-} == -h || ${1:-} == --help ]] && usage
 strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 != -- ]] && { strategy=$1; shift; }
@@ -23,6 +24,7 @@ strategy=scopeFork clients=6000
 [[ $# -gt 0 && $1 == -- ]] && shift
 [[ $clients =~ ^[1-9][0-9]*$ ]] || { echo "CLIENTS is a whole number > 0" >&2; usage; }
 [[ ${HEY_NICE:-0} =~ ^([0-9]|1[0-9])$ ]] || { echo "HEY_NICE is a nice value from 0 to 19" >&2; usage; }
+[[ ${WARMUP:-0} =~ ^([0-9]|[1-9][0-9]|[1-2][0-9][0-9]|300)$ ]] || { echo "WARMUP is 0 to 300 seconds" >&2; usage; }
 command -v hey >/dev/null && command -v jq >/dev/null || { echo "needs hey and jq: apt-get install -y hey jq" >&2; exit 2; }
 # hey opens a socket per client; the default soft limit (1,024) would fail them before main-service sees them
 ulimit -n "$(ulimit -Hn)"
@@ -34,6 +36,11 @@ main=$(jq -r '.processes["main-service"].pid' .lab/run/system.json)
 trap './lab down >/dev/null 2>&1 || true' EXIT
 url="http://127.0.0.1:2222/backoffice/api/v1/backoffice/orders?concurrency=$strategy"
 curl -sf "$url" >/dev/null || { echo "the strategy's first request failed: curl '$url'" >&2; exit 1; }
+if (( ${WARMUP:-0} > 0 )); then
+  echo "warm-up: hey -z ${WARMUP}s -c 200, then 5 s of rest"
+  hey -z "${WARMUP}s" -t 20 -c 200 "$url" | grep -A3 'Status code distribution' | tail -n +2
+  sleep 5
+fi
 log=.lab/logs/main-service.log
 ooms_before=$(grep -c java.lang.OutOfMemoryError "$log" || true)
 lines_before=$(wc -l <"$log")
@@ -58,6 +65,8 @@ done
 wait "$load" || true
 end=$(date +%s.%N)
 main_cpu=$(( $(cpu_s "$main") - main_cpu_before ))
+# hey's latencies of the answers it got (timeouts are not among them): is the tail a continuum or a stall?
+sed -n '/^Summary:/,/^ *Average:/p; /^Latency distribution:/,/^$/p' "$out" | grep -E 'Slowest|Average|(50|90|99)% in'
 # hey lists each failed connection's error apart (its port differs): summed by kind
 sed -n '/Status code distribution/,$p' "$out" | sed -E 's/Get "[^"]*": //; s/127\.0\.0\.1:[0-9]+->//' \
   | awk '/^ +\[[0-9]+\]/ { n = substr($1, 2, length($1) - 2); $1 = ""; sum[$0] += n; next }
