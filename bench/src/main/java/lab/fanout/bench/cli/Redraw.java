@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.overload.OverloadPreset;
 import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.report.ResultsCsv;
 import picocli.CommandLine.Command;
@@ -22,14 +23,17 @@ import picocli.CommandLine.Spec;
 /** {@code ./lab charts RESULT}: a result's charts drawn anew from its results.csv ({@link ResultsCsv#read}). */
 @Command(name = "charts", mixinStandardHelpOptions = true,
         description = {"Draws a ./lab bench result's charts anew from its results.csv, with today's chart code, as a"
-                + " run would draw them now: throughput and bound, latency percentiles, efficiency, memory.",
+                + " run would draw them now: throughput and bound, latency percentiles, efficiency, memory; or the"
+                + " overload preset's from its overload.csv: goodput and admitted p99 against offered load.",
                 "Not drawn: a tail's slow share (it needs every request's latency; results.md has the figure) and the"
                         + " open-vs-closed picture (it needs each closed cell's clients ceiling, not in the CSV)."},
         footer = {"", "Examples:", "  ./lab charts results/20261126-120000      (into that folder)",
-                "  ./lab charts docs/results/scale-forks5-20261126.csv --out /tmp/scale"})
+                "  ./lab charts docs/results/scale-forks5-20261126.csv --out /tmp/scale",
+                "  ./lab charts docs/results/overload-virtual-forks3-20261127.csv --out /tmp/overload"})
 final class Redraw implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (with results.csv) or a results CSV")
+    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (with results.csv or overload.csv)"
+            + " or such a CSV")
     Path result;
 
     @Option(names = "--out", paramLabel = "DIR", description = "where the PNGs go, named <block>-<chart>.png"
@@ -46,6 +50,9 @@ final class Redraw implements Callable<Integer> {
                     + " <block>-<chart>.png and would overwrite another result's beside it");
         }
         Path dir = out == null ? result : out;
+        if (OverloadPreset.isOverloadResult(result)) {
+            return overload(dir);
+        }
         List<CellResult> cells;
         try {
             cells = ResultsCsv.read(result);
@@ -62,6 +69,20 @@ final class Redraw implements Callable<Integer> {
                         System.out.println(dir.resolve(png) + "  (" + block + ", " + rows.size() + " cells)");
                     }
                 });
+        return 0;
+    }
+
+    private Integer overload(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Charts.initialize();
+            OverloadPreset.redraw(result, dir).forEach((png, cells) -> System.out.println(png + "  (overload, "
+                    + cells + " cells)"));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
         return 0;
     }
 }

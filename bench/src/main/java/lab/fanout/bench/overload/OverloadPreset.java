@@ -62,6 +62,30 @@ public final class OverloadPreset {
         this.out = out;
     }
 
+    /**
+     * Draws an overload.csv's charts anew with today's chart code ({@code ./lab charts}), one PNG per request-thread
+     * profile, named {@code overload-<profile>.png}.
+     *
+     * @param csv an overload.csv, or a folder that holds one
+     * @return each chart's path to the number of cells it draws
+     * @throws IllegalArgumentException not an overload.csv, or one of another version or bound
+     */
+    public static Map<Path, Integer> redraw(Path csv, Path out) {
+        Path file = Files.isDirectory(csv) ? csv.resolve(OverloadReport.CSV) : csv;
+        Map<Path, Integer> charts = new LinkedHashMap<>();
+        OverloadReport.redraw(file, out).forEach((png, cells) -> charts.put(out.resolve(png), cells));
+        return charts;
+    }
+
+    /** @return whether {@code result} is an overload.csv or a folder that holds one and no results.csv */
+    public static boolean isOverloadResult(Path result) {
+        if (Files.isDirectory(result)) {
+            return !Files.exists(result.resolve("results.csv"))
+                    && OverloadReport.isOverloadCsv(result.resolve(OverloadReport.CSV));
+        }
+        return OverloadReport.isOverloadCsv(result);
+    }
+
     /** @return for {@code --dry-run}: the cells and the time they take */
     public static List<String> plan(List<String> profiles, int forks) {
         List<OverloadCell> cells = OverloadCell.all(profiles);

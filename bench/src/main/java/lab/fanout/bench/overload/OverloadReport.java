@@ -96,6 +96,36 @@ final class OverloadReport {
         rows.addAll(read(dir.resolve(CSV)));
     }
 
+    private OverloadReport(Path dir, List<Row> rows) {
+        this.dir = dir;
+        this.repo = null;
+        this.rows.addAll(rows);
+    }
+
+    /**
+     * @return each profile's chart drawn anew into {@code out} from the rows of {@code csv}, its file name to its cells
+     * @throws IllegalArgumentException {@code csv} missing, or of another header or bound ({@link #read})
+     */
+    static Map<String, Integer> redraw(Path csv, Path out) {
+        if (!Files.isRegularFile(csv)) {
+            throw new IllegalArgumentException(csv + " does not exist");
+        }
+        var report = new OverloadReport(out, read(csv));
+        Map<String, Integer> charts = new LinkedHashMap<>();
+        report.rows.stream().map(r -> r.cell().profile()).distinct()
+                .forEach(profile -> charts.put(report.chart(profile), report.byCell(profile).size()));
+        return charts;
+    }
+
+    /** @return whether {@code csv} starts with an overload.csv's header (false for a missing file) */
+    static boolean isOverloadCsv(Path csv) {
+        try (var lines = Files.lines(csv)) {
+            return lines.findFirst().map(l -> l.equals(String.join(",", HEADER))).orElse(false);
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
     /** @return the highest fork number in the rows so far, 0 without any */
     int forksDone() {
         return rows.stream().mapToInt(Row::fork).max().orElse(0);

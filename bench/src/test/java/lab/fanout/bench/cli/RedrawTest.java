@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedrawTest {
 
     private static final Path SCALE = Path.of("../docs/results/scale-forks5-20261126.csv");
+    private static final Path OVERLOAD = Path.of("../docs/results/overload-virtual-forks3-20261127.csv");
 
     @Test
     void theScaleResultOfFiveForksIsDrawnAgainIntoTheFolderGiven(@TempDir Path dir) {
@@ -21,6 +22,21 @@ class RedrawTest {
         assertThat(drawn[1]).contains("scale-throughput.png  (scale, 48 cells)");
         assertThat(dir.resolve("scale-throughput.png")).isNotEmptyFile();
         assertThat(dir.resolve("scale-latency.png")).isNotEmptyFile();
+    }
+
+    /** Every cell of the committed run in its chart: 56 (profile, mode, strategy, shape), each over its 3 forks. */
+    @Test
+    void theOverloadPresetsCsvIsDrawnAgainAndAFolderHoldingOneToo(@TempDir Path dir) throws Exception {
+        String[] drawn = LabCli.run("charts", OVERLOAD.toString(), "--out", dir.toString());
+        assertThat(drawn[0]).as(drawn[1]).isEqualTo("0");
+        assertThat(drawn[1]).contains(dir.resolve("overload-virtual.png") + "  (overload, 56 cells)");
+        assertThat(dir.resolve("overload-virtual.png")).isNotEmptyFile();
+
+        Path folder = Files.createDirectories(dir.resolve("run"));
+        Files.copy(OVERLOAD, folder.resolve("overload.csv"));
+        String[] inFolder = LabCli.run("charts", folder.toString());
+        assertThat(inFolder[0]).as(inFolder[1]).isEqualTo("0");
+        assertThat(folder.resolve("overload-virtual.png")).isNotEmptyFile();
     }
 
     @Test
