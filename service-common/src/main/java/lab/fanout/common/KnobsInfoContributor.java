@@ -83,11 +83,17 @@ public class KnobsInfoContributor implements InfoContributor {
         String[] profiles = environment.getActiveProfiles();
         runtime.put("profiles", Arrays.asList(profiles.length > 0 ? profiles : environment.getDefaultProfiles()));
         runtime.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+        // main-service's netty profile: Spring WebFlux on Reactor Netty, where Tomcat's limits do not apply
+        boolean netty = "reactive".equalsIgnoreCase(environment.getProperty("spring.main.web-application-type", ""));
+        runtime.put("webServer", netty ? "reactor-netty" : "tomcat");
         runtime.put("virtualRequestThreads", environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
-        // Tomcat's own defaults when unset; with virtual request threads threads.max has no effect (spring-boot#41937)
-        runtime.put("tomcatThreadsMax", environment.getProperty("server.tomcat.threads.max", Integer.class, 200));
-        runtime.put("tomcatMaxConnections", environment.getProperty("server.tomcat.max-connections", Integer.class, 8192));
-        runtime.put("tomcatAcceptCount", environment.getProperty("server.tomcat.accept-count", Integer.class, 100));
+        if (!netty) {
+            // Tomcat's own defaults when unset; with virtual request threads threads.max has no effect (spring-boot#41937)
+            runtime.put("tomcatThreadsMax", environment.getProperty("server.tomcat.threads.max", Integer.class, 200));
+            runtime.put("tomcatMaxConnections", environment.getProperty("server.tomcat.max-connections", Integer.class,
+                    8192));
+            runtime.put("tomcatAcceptCount", environment.getProperty("server.tomcat.accept-count", Integer.class, 100));
+        }
         runtime.put("commonPoolParallelism", ForkJoinPool.getCommonPoolParallelism());
         runtime.put("carrierParallelism", CARRIERS.getParallelism());
         runtime.put("carrierMaxPoolSize", carrierMaxPoolSize(CARRIERS.getParallelism()));

@@ -4,6 +4,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,33 +35,43 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * <p>
  * The known names come from the handler method's own binding, read once per method: each {@code @RequestParam} (its
  * name, or the Java parameter's), each unannotated simple-type parameter (Spring MVC binds those as request
- * parameters too), and for a {@link Simulation} parameter the names {@link SimulationArgumentResolver} reads. A
+ * parameters too), and for a {@link Simulation} parameter the names {@link SimulationBinding} reads. A
  * handler that can bind any name (a {@code @RequestParam Map}, a {@code @ModelAttribute} or another unannotated
  * object) is not checked. Runs before the arguments are bound, so an unknown name is reported first.
  */
-final class KnownParameters implements HandlerInterceptor {
+public final class KnownParameters implements HandlerInterceptor {
 
     private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
     /** Types Spring MVC supplies to a handler itself (request, response, locale, principal ...), not from the query. */
     private static final Pattern SUPPLIED = Pattern.compile("(jakarta|java|org\\.springframework)\\.");
 
     /** Per handler method: the names it binds, in declaration order; empty when it can bind any name. */
-    private final Map<Method, Optional<SequencedSet<String>>> byMethod = new ConcurrentHashMap<>();
+    private static final Map<Method, Optional<SequencedSet<String>>> BY_METHOD = new ConcurrentHashMap<>();
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod method) {
-            byMethod.computeIfAbsent(method.getMethod(), KnownParameters::of)
-                    .ifPresent(known -> refuseUnknown(Collections.list(request.getParameterNames()), known));
+            refuseUnknown(method.getMethod(), Collections.list(request.getParameterNames()));
         }
         return true;
+    }
+
+    /**
+     * The check itself, for a web layer that is not Spring MVC (main-service's WebFlux one).
+     *
+     * @param handler the handler method the request was mapped to
+     * @param given   the request's query parameter names
+     * @throws BadParameterException naming each name {@code handler} does not bind, and those it binds
+     */
+    public static void refuseUnknown(Method handler, Collection<String> given) {
+        BY_METHOD.computeIfAbsent(handler, KnownParameters::of).ifPresent(known -> refuseUnknown(given, known));
     }
 
     /**
      * @param given the request's parameter names
      * @throws BadParameterException naming each name not in {@code known}, and {@code known}
      */
-    static void refuseUnknown(List<String> given, SequencedSet<String> known) {
+    static void refuseUnknown(Collection<String> given, SequencedSet<String> known) {
         List<String> unknown = new ArrayList<>();
         for (String name : given) {
             if (!known.contains(name)) {
@@ -85,7 +96,7 @@ final class KnownParameters implements HandlerInterceptor {
             if (parameter.hasParameterAnnotation(ModelAttribute.class)) {
                 return Optional.empty();   // Spring MVC's model attribute binding runs before ours, even for Simulation
             } else if (type == Simulation.class) {
-                known.addAll(SimulationArgumentResolver.parameterNames());
+                known.addAll(SimulationBinding.parameterNames());
             } else if (requestParam != null) {
                 if (Map.class.isAssignableFrom(type)) {
                     return Optional.empty();

@@ -9,6 +9,7 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -30,31 +31,41 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @AutoConfiguration
 @EnableConfigurationProperties(SimulationProperties.class)
-@Import({ProblemAdvice.class, KnobsInfoContributor.class, ServiceCommonAutoConfiguration.TomcatProblems.class})
+@Import({KnobsInfoContributor.class, ServiceCommonAutoConfiguration.Servlet.class})
 public class ServiceCommonAutoConfiguration {
 
-    @Bean
-    AcceptHeaderFilter acceptHeaderFilter() {
-        return new AcceptHeaderFilter();
-    }
-
     /**
-     * Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation.
-     * {@link KnownParameters} refuses a query parameter the handler does not bind, before any argument is bound.
+     * Spring MVC's and Tomcat's part: every service but main-service under its {@code netty} profile (Spring WebFlux,
+     * whose web layer is main-service's own).
      */
-    @Bean
-    WebMvcConfigurer simulationBinding(SimulationProperties properties) {
-        return new WebMvcConfigurer() {
-            @Override
-            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-                resolvers.add(new SimulationArgumentResolver(properties.requestKnobs()));
-            }
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @Import({ProblemAdvice.class, TomcatProblems.class})
+    static class Servlet {
 
-            @Override
-            public void addInterceptors(InterceptorRegistry registry) {
-                registry.addInterceptor(new KnownParameters());
-            }
-        };
+        @Bean
+        AcceptHeaderFilter acceptHeaderFilter() {
+            return new AcceptHeaderFilter();
+        }
+
+        /**
+         * Custom resolvers come before Spring MVC's catch-all model-attribute binding, so this one binds Simulation.
+         * {@link KnownParameters} refuses a query parameter the handler does not bind, before any argument is bound.
+         */
+        @Bean
+        WebMvcConfigurer simulationBinding(SimulationProperties properties) {
+            return new WebMvcConfigurer() {
+                @Override
+                public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                    resolvers.add(new SimulationArgumentResolver(properties.requestKnobs()));
+                }
+
+                @Override
+                public void addInterceptors(InterceptorRegistry registry) {
+                    registry.addInterceptor(new KnownParameters());
+                }
+            };
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

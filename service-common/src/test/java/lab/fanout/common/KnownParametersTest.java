@@ -36,7 +36,7 @@ class KnownParametersTest {
     @Test
     void theSimulationKnobsAreTheNamesTheRecordBindsAndForwards() {
         Simulation every = new Simulation(1, 2, 0.5, 503, 0.1, 3, 0.2, 4, List.of("orders"));
-        assertThat(SimulationArgumentResolver.parameterNames()).containsExactlyElementsOf(KNOBS)
+        assertThat(SimulationBinding.parameterNames()).containsExactlyElementsOf(KNOBS)
                 .containsExactlyElementsOf(every.asQueryParameters().keySet());
     }
 

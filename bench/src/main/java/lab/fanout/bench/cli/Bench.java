@@ -394,7 +394,11 @@ public final class Bench implements Callable<Integer> {
             throw bad("--preset overload takes only --forks, --profile, --out and --dry-run: it starts its own"
                     + " services with its own knobs (bench/src/main/java/lab/fanout/bench/overload/OverloadCell.java)");
         }
-        List<String> profiles = profile == null ? ServiceDefaults.PROFILES : List.of(profile.name());
+        if (profile == KnobOptions.Profile.netty) {
+            throw bad("--preset overload --profile netty: main-service on Reactor Netty has no admission control yet;"
+                    + " use --profile virtual or platform");
+        }
+        List<String> profiles = profile == null ? ServiceDefaults.TOMCAT_PROFILES : List.of(profile.name());
         if (dryRun) {
             OverloadPreset.plan(profiles, forks).forEach(System.out::println);
             return 0;

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 /** The service knobs of {@code ./lab up}: one place for their names, defaults and help. */
 final class KnobOptions {
 
-    enum Profile { virtual, platform }
+    enum Profile { virtual, platform, netty }
 
     /** Where orders-service keeps its orders (docs/orders-store.md). */
     enum Store { memory, postgres }
@@ -26,7 +26,9 @@ final class KnobOptions {
     enum Admission { off, fixed, adaptive }
 
     @Option(names = "--profile", defaultValue = "virtual",
-            description = "request threads of main-service: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+            description = "main-service's server and request threads: virtual (Tomcat, a virtual thread per request),"
+                    + " platform (Tomcat's pool of platform threads), netty (Spring WebFlux on Reactor Netty; no"
+                    + " admission control yet) (default: ${DEFAULT-VALUE})")
     Profile profile;
 
     @Option(names = "--tomcat-threads", paramLabel = "N",
@@ -116,6 +118,11 @@ final class KnobOptions {
         }
         if (maxInFlight != null) {
             jvm.add("-Dfanout.admission.max-in-flight=" + maxInFlight);
+        }
+        if (profile == Profile.netty && (tomcatThreads != null || admission != null || maxInFlight != null)) {
+            throw new IllegalArgumentException("--profile netty runs Reactor Netty, not Tomcat, and has no admission"
+                    + " control yet: drop --tomcat-threads, --admission and --max-in-flight, or use --profile virtual"
+                    + " or platform");
         }
         refusalStatus(jvm);
         boundedPool(jvm, "threads", boundedPoolThreads, 10_000);

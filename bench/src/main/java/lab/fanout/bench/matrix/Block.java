@@ -72,7 +72,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                 + Arrays.toString(Strategy.values()));
         strategies.forEach(s -> wrap("strategies", () -> Strategy.parse(s)));
         require(profiles != null && !profiles.isEmpty() && ServiceDefaults.PROFILES.containsAll(profiles), "profiles",
-                "must list virtual and/or platform, was " + profiles);
+                "must list some of " + ServiceDefaults.PROFILES + ", was " + profiles);
         require(concurrencies != null && !concurrencies.isEmpty(), "concurrencies", "is missing");
         require(latenciesMs != null && !latenciesMs.isEmpty(), "latenciesMs", "is missing");
         allInRange("tomcatThreads", tomcatThreads, 1, 100_000);

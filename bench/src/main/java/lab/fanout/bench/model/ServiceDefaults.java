@@ -38,8 +38,13 @@ public final class ServiceDefaults {
         return URI.create(base + ORDERS_PATH + "?concurrency=" + strategy + (query.isEmpty() ? "" : "&" + query));
     }
 
-    /** main-service's request threads: its Spring profiles. */
-    public static final List<String> PROFILES = List.of("virtual", "platform");
+    /**
+     * main-service's server and request threads, its Spring profiles: Tomcat with a virtual thread per request,
+     * Tomcat's pool of platform threads, Spring WebFlux on Reactor Netty (docs/strategies.md).
+     */
+    public static final List<String> PROFILES = List.of("virtual", "platform", "netty");
+    /** The profiles of presets that do not name theirs: Tomcat's two (netty joins them with its measurements). */
+    public static final List<String> TOMCAT_PROFILES = List.of("virtual", "platform");
     public static final String MAIN = "main-service";
     /** The downstreams main-service calls, in the order reports show them. */
     public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");

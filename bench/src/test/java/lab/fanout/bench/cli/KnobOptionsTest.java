@@ -86,6 +86,18 @@ class KnobOptionsTest {
         assertThatThrownBy(() -> parse("--admission", "sometimes")).hasMessageContaining("off, fixed, adaptive");
     }
 
+    /** Netty: main-service's third profile; Tomcat's knobs and admission (not there yet) are refused, not ignored. */
+    @Test
+    void nettyIsAProfileWithoutTomcatsKnobsOrAdmission() {
+        assertThat(parse("--profile", "netty").apply(LaunchSpec.defaults(Path.of("."))).profile()).isEqualTo("netty");
+        for (String[] knob : new String[][] {{"--tomcat-threads", "10"}, {"--admission", "fixed"},
+                {"--max-in-flight", "10"}}) {
+            assertThatThrownBy(() -> parse("--profile", "netty", knob[0], knob[1])
+                    .apply(LaunchSpec.defaults(Path.of(".")))).as(knob[0])
+                    .hasMessageStartingWith("--profile netty runs Reactor Netty, not Tomcat");
+        }
+    }
+
     @Test
     void theRefusalStatusReachesMainServiceAndAnotherStatusOrAdmissionOffIsRefusedWithTheFix() {
         KnobOptions knobs = parse("--refusal-status", "503");

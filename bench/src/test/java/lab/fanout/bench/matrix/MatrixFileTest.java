@@ -253,7 +253,7 @@ class MatrixFileTest {
                 .hasMessageContaining("requests must be >= every concurrency");
         assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[virtual]", "[loom]")
                         + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
-                .hasMessageContaining("profiles must list virtual and/or platform, was [loom]");
+                .hasMessageContaining("profiles must list some of [virtual, platform, netty], was [loom]");
         assertThatThrownBy(() -> MatrixFile.yaml("t", base.replace("[10]", "[ten]")
                         + "    strategies: [seq]\n    requests: 10\n", "t.yaml"))
                 .hasMessageContaining("near line").hasMessageContaining("blocks[0].concurrencies[0]");

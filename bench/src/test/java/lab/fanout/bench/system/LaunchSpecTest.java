@@ -72,7 +72,7 @@ class LaunchSpecTest {
     void badKnobsNameTheValidValues() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
         assertThatThrownBy(() -> spec.withKnobs("loom", null, null, null))
-                .hasMessageContaining("'loom' is not one of [virtual, platform]");
+                .hasMessageContaining("'loom' is not one of [virtual, platform, netty]");
         assertThatThrownBy(() -> spec.withKnobs("virtual", 0, null, null))
                 .hasMessageContaining("tomcatThreads must be >= 1");
         assertThatThrownBy(() -> spec.withKnobs("virtual", null, null, 70_000)).hasMessageContaining("0..60000");

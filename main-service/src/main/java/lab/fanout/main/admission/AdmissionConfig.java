@@ -15,6 +15,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -29,9 +30,11 @@ import org.springframework.web.servlet.HandlerMapping;
 /**
  * Admission control on the fan-out API ({@code /backoffice/api/*}), and Tomcat's open connections capped by the heap;
  * the probes ({@code /livez}, {@code /readyz}) and
- * the management port are never limited, so that an overloaded main-service still reports itself alive.
+ * the management port are never limited, so that an overloaded main-service still reports itself alive. Spring MVC and
+ * Tomcat only, so far: the {@code netty} profile has no admission control yet.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class AdmissionConfig {
 
     private static final Log log = LogFactory.getLog(AdmissionConfig.class);

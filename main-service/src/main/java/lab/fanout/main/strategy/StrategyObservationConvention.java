@@ -1,8 +1,11 @@
 package lab.fanout.main.strategy;
 
+import java.util.function.UnaryOperator;
+
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
@@ -16,6 +19,8 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * 1..{@value FanoutCalls#MAX_WIDTH} ({@code 1} when not given); {@value #NONE} for both when the request has no
  * {@code concurrency} parameter (actuator, 404s), {@value #INVALID} for anything else. The raw input never becomes a
  * tag value: one client sending random strings would otherwise create a series each.
+ * <p>
+ * Spring MVC's convention; WebFlux's ({@link ReactiveStrategyObservationConvention}) gives the same tags.
  */
 class StrategyObservationConvention extends DefaultServerRequestObservationConvention {
 
@@ -27,16 +32,20 @@ class StrategyObservationConvention extends DefaultServerRequestObservationConve
     @Override
     public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
         HttpServletRequest request = context.getCarrier();
-        return super.getLowCardinalityKeyValues(context)
-                .and(KeyValue.of(TAG, strategy(request)), KeyValue.of(WIDTH_TAG, width(request)));
+        return super.getLowCardinalityKeyValues(context).and(tags(request::getParameter));
     }
 
-    static String width(HttpServletRequest request) {
-        String concurrency = request.getParameter("concurrency");
+    /** @param parameter a query parameter's first value by name, or null */
+    static KeyValues tags(UnaryOperator<@Nullable String> parameter) {
+        return KeyValues.of(KeyValue.of(TAG, strategy(parameter)), KeyValue.of(WIDTH_TAG, width(parameter)));
+    }
+
+    static String width(UnaryOperator<@Nullable String> parameter) {
+        String concurrency = parameter.apply("concurrency");
         if (concurrency == null || concurrency.isBlank()) {
             return NONE;
         }
-        String value = request.getParameter(WIDTH_TAG);
+        String value = parameter.apply(WIDTH_TAG);
         if (value == null) {
             return "1";
         }
@@ -48,8 +57,8 @@ class StrategyObservationConvention extends DefaultServerRequestObservationConve
         }
     }
 
-    static String strategy(HttpServletRequest request) {
-        String value = request.getParameter("concurrency");
+    static String strategy(UnaryOperator<@Nullable String> parameter) {
+        String value = parameter.apply("concurrency");
         if (value == null || value.isBlank()) {
             return NONE;
         }

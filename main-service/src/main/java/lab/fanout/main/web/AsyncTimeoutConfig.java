@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import lab.fanout.main.config.FanoutProperties;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.AsyncSupportConfigurer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -15,6 +16,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * that the deadline's own 504 problem comes first.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class AsyncTimeoutConfig implements WebMvcConfigurer {
 
     static final Duration MARGIN = Duration.ofSeconds(5);

@@ -23,7 +23,7 @@ class StrategyObservationConventionTest {
         if (parameter != null) {
             request.setParameter("concurrency", parameter);
         }
-        assertThat(StrategyObservationConvention.strategy(request)).isEqualTo(tag);
+        assertThat(StrategyObservationConvention.strategy(request::getParameter)).isEqualTo(tag);
     }
 
     @ParameterizedTest(name = "concurrency={0}, width={1} -> width={2}")
@@ -43,6 +43,6 @@ class StrategyObservationConventionTest {
         if (width != null) {
             request.setParameter("width", width);
         }
-        assertThat(StrategyObservationConvention.width(request)).isEqualTo(tag);
+        assertThat(StrategyObservationConvention.width(request::getParameter)).isEqualTo(tag);
     }
 }

@@ -65,7 +65,7 @@ class BoundedPoolIntegrationTest extends FanoutIntegrationTest {
         for (Answer answer : refused) {
             assertThat(answer).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
                     .hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).hasHeader("Retry-After", "2")
-                    .hasHeader(BackofficeController.STRATEGY_HEADER, STRATEGY);
+                    .hasHeader(Backoffice.STRATEGY_HEADER, STRATEGY);
             assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "bulkhead-full");
             assertThat(answer).bodyJson().extractingPath("$.strategy").isEqualTo(STRATEGY);
             assertThat(answer).bodyJson().extractingPath("$.downstream").isEqualTo("orders-service");

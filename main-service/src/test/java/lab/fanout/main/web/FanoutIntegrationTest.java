@@ -297,8 +297,8 @@ abstract class FanoutIntegrationTest {
     static void assertProblem(Answer answer, HttpStatus status, String type, StrategyName strategy,
                               Downstream... downstreams) {
         assertThat(answer).hasStatus(status).hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                .hasHeader(BackofficeController.STRATEGY_HEADER, strategy.toString())
-                .containsHeader(BackofficeController.THREAD_HEADER).containsHeader("Server-Timing");
+                .hasHeader(Backoffice.STRATEGY_HEADER, strategy.toString())
+                .containsHeader(Backoffice.THREAD_HEADER).containsHeader("Server-Timing");
         assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + type);
         assertThat(answer).bodyJson().extractingPath("$.status").isEqualTo(status.value());
         assertThat(answer).bodyJson().extractingPath("$.strategy").isEqualTo(strategy.toString());

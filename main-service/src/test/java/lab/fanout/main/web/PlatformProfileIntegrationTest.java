@@ -26,8 +26,8 @@ class PlatformProfileIntegrationTest extends FanoutIntegrationTest {
         Answer answer = backoffice(strategy);
 
         assertThat(answer).hasStatusOk()
-                .hasHeader(BackofficeController.STRATEGY_HEADER, strategy.toString())
-                .hasHeader(BackofficeController.THREAD_HEADER, "platform");
+                .hasHeader(Backoffice.STRATEGY_HEADER, strategy.toString())
+                .hasHeader(Backoffice.THREAD_HEADER, "platform");
         assertThat(answer.body()).isEqualTo(backoffice(StrategyName.SEQUENTIAL).body());
     }
 

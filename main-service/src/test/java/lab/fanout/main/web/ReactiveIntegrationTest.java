@@ -143,7 +143,7 @@ class ReactiveIntegrationTest extends FanoutIntegrationTest {
         List<CompletableFuture<Answer>> answers = IntStream.range(0, REQUESTS)
                 .mapToObj(i -> CompletableFuture.supplyAsync(() -> backoffice(strategy), callers)).toList();
         answers.forEach(answer -> assertThat(answer.join()).hasStatusOk()
-                .hasHeader(BackofficeController.THREAD_HEADER, "platform"));
+                .hasHeader(Backoffice.THREAD_HEADER, "platform"));
         return Duration.ofNanos(System.nanoTime() - start);
     }
 }
