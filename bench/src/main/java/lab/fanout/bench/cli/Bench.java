@@ -395,8 +395,8 @@ public final class Bench implements Callable<Integer> {
                     + " services with its own knobs (bench/src/main/java/lab/fanout/bench/overload/OverloadCell.java)");
         }
         if (profile == KnobOptions.Profile.netty) {
-            throw bad("--preset overload --profile netty: main-service on Reactor Netty has no admission control yet;"
-                    + " use --profile virtual or platform");
+            throw bad("--preset overload runs --profile virtual and platform so far; netty joins it with its own"
+                    + " bound and forks (issue 38)");
         }
         List<String> profiles = profile == null ? ServiceDefaults.TOMCAT_PROFILES : List.of(profile.name());
         if (dryRun) {

@@ -27,8 +27,8 @@ final class KnobOptions {
 
     @Option(names = "--profile", defaultValue = "virtual",
             description = "main-service's server and request threads: virtual (Tomcat, a virtual thread per request),"
-                    + " platform (Tomcat's pool of platform threads), netty (Spring WebFlux on Reactor Netty; no"
-                    + " admission control yet) (default: ${DEFAULT-VALUE})")
+                    + " platform (Tomcat's pool of platform threads), netty (Spring WebFlux on Reactor Netty)"
+                    + " (default: ${DEFAULT-VALUE})")
     Profile profile;
 
     @Option(names = "--tomcat-threads", paramLabel = "N",
@@ -119,10 +119,9 @@ final class KnobOptions {
         if (maxInFlight != null) {
             jvm.add("-Dfanout.admission.max-in-flight=" + maxInFlight);
         }
-        if (profile == Profile.netty && (tomcatThreads != null || admission != null || maxInFlight != null)) {
-            throw new IllegalArgumentException("--profile netty runs Reactor Netty, not Tomcat, and has no admission"
-                    + " control yet: drop --tomcat-threads, --admission and --max-in-flight, or use --profile virtual"
-                    + " or platform");
+        if (profile == Profile.netty && tomcatThreads != null) {
+            throw new IllegalArgumentException("--tomcat-threads sets Tomcat's pool, and --profile netty runs Reactor"
+                    + " Netty: drop it, or use --profile platform");
         }
         refusalStatus(jvm);
         boundedPool(jvm, "threads", boundedPoolThreads, 10_000);
@@ -137,10 +136,12 @@ final class KnobOptions {
         if (refusalStatus == null) {
             return;
         }
-        if (refusalStatus != 429 && refusalStatus != 503 || admission == Admission.off) {
-            throw new IllegalArgumentException(admission == Admission.off ? "--refusal-status is the status of"
-                    + " --admission fixed or adaptive's refusals; off refuses none" : "--refusal-status must be 429 or"
-                    + " 503, was " + refusalStatus);
+        if (admission == Admission.off) {
+            throw new IllegalArgumentException("--refusal-status is the status of --admission fixed or adaptive's"
+                    + " refusals; off refuses none");
+        }
+        if (refusalStatus != 429 && refusalStatus != 503) {
+            throw new IllegalArgumentException("--refusal-status must be 429 or 503, was " + refusalStatus);
         }
         jvm.add("-Dfanout.admission.refusal-status=" + refusalStatus);
     }

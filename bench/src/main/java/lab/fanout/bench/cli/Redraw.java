@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -50,8 +51,9 @@ final class Redraw implements Callable<Integer> {
                     + " <block>-<chart>.png and would overwrite another result's beside it");
         }
         Path dir = out == null ? result : out;
-        if (OverloadPreset.isOverloadResult(result)) {
-            return overload(dir);
+        Optional<Path> overloadCsv = OverloadPreset.overloadCsv(result);
+        if (overloadCsv.isPresent()) {
+            return overload(overloadCsv.get(), dir);
         }
         List<CellResult> cells;
         try {
@@ -72,11 +74,11 @@ final class Redraw implements Callable<Integer> {
         return 0;
     }
 
-    private Integer overload(Path dir) {
+    private Integer overload(Path csv, Path dir) {
         try {
             Files.createDirectories(dir);
             Charts.initialize();
-            OverloadPreset.redraw(result, dir).forEach((png, cells) -> System.out.println(png + "  (overload, "
+            OverloadPreset.redraw(csv, dir).forEach((png, cells) -> System.out.println(png + "  (overload, "
                     + cells + " cells)"));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

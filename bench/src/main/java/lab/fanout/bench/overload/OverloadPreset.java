@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,24 +67,20 @@ public final class OverloadPreset {
      * Draws an overload.csv's charts anew with today's chart code ({@code ./lab charts}), one PNG per request-thread
      * profile, named {@code overload-<profile>.png}.
      *
-     * @param csv an overload.csv, or a folder that holds one
+     * @param csv an overload.csv ({@link #overloadCsv})
      * @return each chart's path to the number of cells it draws
-     * @throws IllegalArgumentException not an overload.csv, or one of another version or bound
+     * @throws IllegalArgumentException an overload.csv of another version or bound
      */
     public static Map<Path, Integer> redraw(Path csv, Path out) {
-        Path file = Files.isDirectory(csv) ? csv.resolve(OverloadReport.CSV) : csv;
         Map<Path, Integer> charts = new LinkedHashMap<>();
-        OverloadReport.redraw(file, out).forEach((png, cells) -> charts.put(out.resolve(png), cells));
+        OverloadReport.redraw(csv, out).forEach((png, cells) -> charts.put(out.resolve(png), cells));
         return charts;
     }
 
-    /** @return whether {@code result} is an overload.csv or a folder that holds one and no results.csv */
-    public static boolean isOverloadResult(Path result) {
-        if (Files.isDirectory(result)) {
-            return !Files.exists(result.resolve("results.csv"))
-                    && OverloadReport.isOverloadCsv(result.resolve(OverloadReport.CSV));
-        }
-        return OverloadReport.isOverloadCsv(result);
+    /** @return the overload.csv {@code result} is or holds (a file or a folder), empty when it is neither */
+    public static Optional<Path> overloadCsv(Path result) {
+        Path csv = Files.isDirectory(result) ? result.resolve(OverloadReport.CSV) : result;
+        return OverloadReport.isOverloadCsv(csv) ? Optional.of(csv) : Optional.empty();
     }
 
     /** @return for {@code --dry-run}: the cells and the time they take */

@@ -104,12 +104,9 @@ final class OverloadReport {
 
     /**
      * @return each profile's chart drawn anew into {@code out} from the rows of {@code csv}, its file name to its cells
-     * @throws IllegalArgumentException {@code csv} missing, or of another header or bound ({@link #read})
+     * @throws IllegalArgumentException {@code csv} of another header or bound ({@link #read})
      */
     static Map<String, Integer> redraw(Path csv, Path out) {
-        if (!Files.isRegularFile(csv)) {
-            throw new IllegalArgumentException(csv + " does not exist");
-        }
         var report = new OverloadReport(out, read(csv));
         Map<String, Integer> charts = new LinkedHashMap<>();
         report.rows.stream().map(r -> r.cell().profile()).distinct()

@@ -86,16 +86,14 @@ class KnobOptionsTest {
         assertThatThrownBy(() -> parse("--admission", "sometimes")).hasMessageContaining("off, fixed, adaptive");
     }
 
-    /** Netty: main-service's third profile; Tomcat's knobs and admission (not there yet) are refused, not ignored. */
+    /** Netty: main-service's third profile, with admission control; Tomcat's pool size is refused, not ignored. */
     @Test
-    void nettyIsAProfileWithoutTomcatsKnobsOrAdmission() {
-        assertThat(parse("--profile", "netty").apply(LaunchSpec.defaults(Path.of("."))).profile()).isEqualTo("netty");
-        for (String[] knob : new String[][] {{"--tomcat-threads", "10"}, {"--admission", "fixed"},
-                {"--max-in-flight", "10"}}) {
-            assertThatThrownBy(() -> parse("--profile", "netty", knob[0], knob[1])
-                    .apply(LaunchSpec.defaults(Path.of(".")))).as(knob[0])
-                    .hasMessageStartingWith("--profile netty runs Reactor Netty, not Tomcat");
-        }
+    void nettyIsAProfileWithoutTomcatsPool() {
+        assertThat(parse("--profile", "netty", "--admission", "adaptive").apply(LaunchSpec.defaults(Path.of(".")))
+                .profile()).isEqualTo("netty");
+        assertThatThrownBy(() -> parse("--profile", "netty", "--tomcat-threads", "10")
+                .apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessageStartingWith("--tomcat-threads sets Tomcat's pool");
     }
 
     @Test

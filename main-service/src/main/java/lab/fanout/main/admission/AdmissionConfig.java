@@ -20,21 +20,23 @@ import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Admission control on the fan-out API ({@code /backoffice/api/*}), and Tomcat's open connections capped by the heap;
  * the probes ({@code /livez}, {@code /readyz}) and
- * the management port are never limited, so that an overloaded main-service still reports itself alive. Spring MVC and
- * Tomcat only, so far: the {@code netty} profile has no admission control yet.
+ * the management port are never limited, so that an overloaded main-service still reports itself alive. On Spring MVC
+ * and Tomcat a servlet filter ({@link AdmissionFilter}), on WebFlux and Reactor Netty a web filter
+ * ({@link ReactiveAdmissionFilter}); Tomcat's limits (open connections, queue-time expiry) only where Tomcat serves.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class AdmissionConfig {
 
     private static final Log log = LogFactory.getLog(AdmissionConfig.class);
@@ -49,6 +51,7 @@ class AdmissionConfig {
      * the route Spring MVC's {@code @RequestMapping} handler mapping finds for it.
      */
     @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     FilterRegistrationBean<AdmissionFilter> admissionFilter(Admission admission, AdmissionProperties properties,
                                                             FanoutProperties fanout, ObjectMapper json,
                                                             @Qualifier("requestMappingHandlerMapping")
@@ -60,11 +63,26 @@ class AdmissionConfig {
         return registration;
     }
 
+    /** The first web filter of every request on WebFlux (the {@code netty} profile). */
     @Bean
-    InfoContributor admissionInfo(Admission admission, AdmissionProperties properties) {
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    ReactiveAdmissionFilter reactiveAdmissionFilter(Admission admission, AdmissionProperties properties,
+                                                    ObjectMapper json, @Qualifier("requestMappingHandlerMapping")
+                                                    ObjectProvider<org.springframework.web.reactive.HandlerMapping>
+                                                            routes) {
+        return new ReactiveAdmissionFilter(admission, properties.retryAfter(), properties.refusalStatus(), json,
+                SingletonSupplier.of(routes::getObject));
+    }
+
+    @Bean
+    InfoContributor admissionInfo(Admission admission, AdmissionProperties properties, ApplicationContext context) {
+        boolean tomcat = context instanceof WebApplicationContext;   // a servlet application; WebFlux's is not one
         return builder -> {
             var info = new LinkedHashMap<>(admission.info());
-            info.put("connectionCeiling", properties.connectionCeiling(Runtime.getRuntime().maxMemory()));
+            if (tomcat) {
+                info.put("connectionCeiling", properties.connectionCeiling(Runtime.getRuntime().maxMemory()));
+            }
             builder.withDetail("admission", info);
         };
     }
@@ -76,6 +94,7 @@ class AdmissionConfig {
      */
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionCeiling(AdmissionProperties properties) {
         int ceiling = properties.connectionCeiling(Runtime.getRuntime().maxMemory());
         return factory -> factory.addConnectorCustomizers(connector -> {
@@ -93,6 +112,7 @@ class AdmissionConfig {
      * request-thread pool that records when each request began to wait ({@link QueuedRequests}).
      */
     @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     @ConditionalOnThreading(Threading.PLATFORM)
     @ConditionalOnBooleanProperty(name = "fanout.admission.expire-queued", matchIfMissing = true)
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> queueTimedPool() {

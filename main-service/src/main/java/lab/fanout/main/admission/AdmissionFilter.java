@@ -84,8 +84,7 @@ final class AdmissionFilter extends OncePerRequestFilter {
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            overloaded(request, response, "main-service holds " + limit + " requests in flight at most and is at that"
-                    + " limit; retry after " + retryAfterSeconds + " s", Map.of("limit", limit,
+            overloaded(request, response, atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
                     "inFlight", admission.inFlight()));
             return;
         }
@@ -105,17 +104,28 @@ final class AdmissionFilter extends OncePerRequestFilter {
     private void overloaded(HttpServletRequest request, HttpServletResponse response, String detail,
                             Map<String, Object> properties) throws IOException {
         observeRoute(request);
+        response.setStatus(status);
+        response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write(json.writeValueAsString(problem(status, detail, properties)));
+    }
+
+    /** The overloaded answer's problem+json body, on every server. */
+    static Map<String, Object> problem(int status, String detail, Map<String, Object> properties) {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", Problems.type(TYPE_NAME).toString());
         problem.put("title", "Overloaded");
         problem.put("status", status);
         problem.put("detail", detail);
         problem.putAll(properties);
-        response.setStatus(status);
-        response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(json.writeValueAsString(problem));
+        return problem;
+    }
+
+    /** The detail of a request refused at the limit. */
+    static String atLimit(int limit, long retryAfterSeconds) {
+        return "main-service holds " + limit + " requests in flight at most and is at that limit; retry after "
+                + retryAfterSeconds + " s";
     }
 
     /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */

@@ -14,6 +14,7 @@ import lab.fanout.main.admission.Admission;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -57,13 +58,19 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
     static final int LIMIT = 4;
     private static final int REFUSED = 6;
     private static final int CALL_MS = 1000;
-    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    /** One per test class that runs these tests (this one, NettyAdmissionIntegrationTest): closed after each. */
+    private static ExecutorService background;
 
     @Autowired
     Admission admission;
 
     @Autowired
     MeterRegistry registry;
+
+    @BeforeAll
+    static void openBackground() {
+        background = Executors.newVirtualThreadPerTaskExecutor();
+    }
 
     @AfterAll
     static void closeBackground() {
