@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import lab.fanout.main.LiveThreads;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,8 @@ class NettyBackofficeIntegrationTest extends BackofficeIntegrationTest {
     @Test
     void servesOnReactorNetty(@Autowired ReactiveWebServerApplicationContext context) {
         assertThat(context.getWebServer()).isInstanceOf(NettyWebServer.class);
+        // accepting on a selector thread of its own (WebFluxServerConfig), not on the loops that serve
+        assertThat(LiveThreads.matching("reactor-http-select-")).as("Reactor Netty's accepting thread").isNotEmpty();
     }
 
     /**
