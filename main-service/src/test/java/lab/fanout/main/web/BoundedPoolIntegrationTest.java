@@ -10,6 +10,7 @@ import java.util.stream.IntStream;
 import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.client.Downstream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,10 +42,16 @@ class BoundedPoolIntegrationTest extends FanoutIntegrationTest {
     /** Long enough for the burst to be answered while the first request's first two calls run. */
     private static final int CALL_MS = 2000;
     private static final int BURST = 6;
-    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    /** Per class, not per JVM: {@link NettyBoundedPoolIntegrationTest} runs these tests again. */
+    private static ExecutorService background;
 
     @Autowired
     MeterRegistry meters;
+
+    @BeforeAll
+    static void openBackground() {
+        background = Executors.newVirtualThreadPerTaskExecutor();
+    }
 
     @AfterAll
     static void closeBackground() {

@@ -4,8 +4,6 @@ import lab.fanout.main.admission.QueuedRequests;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.coyote.AbstractProtocol;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.tomcat.TomcatWebServer;
@@ -14,21 +12,17 @@ import org.springframework.test.context.ActiveProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The {@code platform} profile: Tomcat's pooled platform request threads instead of a virtual thread per request. */
+/**
+ * The {@code platform} profile: Tomcat's pooled platform request threads instead of a virtual thread per request,
+ * every test of {@link BackofficeIntegrationTest} run again against it (the contract on the third server model).
+ */
 @ActiveProfiles("platform")
-class PlatformProfileIntegrationTest extends FanoutIntegrationTest {
+class PlatformProfileIntegrationTest extends BackofficeIntegrationTest {
 
-    @ParameterizedTest
-    @EnumSource(StrategyName.class)
-    void answersOnAPlatformRequestThreadWithTheSameBodyAsSequential(StrategyName strategy) {
-        serveAll(0);
-
-        Answer answer = backoffice(strategy);
-
-        assertThat(answer).hasStatusOk()
-                .hasHeader(Backoffice.STRATEGY_HEADER, strategy.toString())
-                .hasHeader(Backoffice.THREAD_HEADER, "platform");
-        assertThat(answer.body()).isEqualTo(backoffice(StrategyName.SEQUENTIAL).body());
+    /** Every strategy answers on Tomcat's pooled platform request thread. */
+    @Override
+    String fanoutThread(StrategyName strategy) {
+        return "platform";
     }
 
     /**

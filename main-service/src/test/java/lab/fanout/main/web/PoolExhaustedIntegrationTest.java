@@ -16,6 +16,7 @@ import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -48,10 +49,16 @@ import static org.awaitility.Awaitility.await;
 class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
 
     private static final int HOLD_MS = 2000;   // 20 x the acquire timeout: room for a busy machine
-    private static final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    /** Per class, not per JVM: {@link NettyPoolExhaustedIntegrationTest} runs these tests again. */
+    private static ExecutorService background;
 
     @Autowired
     CloseableHttpAsyncClient downstreamAsyncClient;
+
+    @BeforeAll
+    static void openBackground() {
+        background = Executors.newVirtualThreadPerTaskExecutor();
+    }
 
     @AfterAll
     static void closeBackground() {
