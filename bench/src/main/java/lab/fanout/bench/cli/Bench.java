@@ -68,7 +68,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset openclosed  (open model beside the closed loop, one strategy: about 9 min)",
                 "  ./lab bench --preset tail        (fan-out width, a 1 s tail and hedged requests: about 23 min)",
                 "  ./lab bench --preset footprint --forks 3   (memory per request in flight, 100 to 10,000)",
-                "  ./lab bench --preset footprint --forks 2 --profile platform   (one profile's half of it)",
+                "  ./lab bench --preset footprint --forks 2 --profile platform   (one profile's third of it)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
                 "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
                 "  ./lab bench --preset database    (orders-service on PostgreSQL, JDBC pool 5/20/100: about 20 min)",

@@ -15,10 +15,10 @@ class BenchProfileOptionTest {
     @Test
     void keepsOnlyThatProfilesCells() {
         String[] all = LabCli.run("bench", "--preset", "footprint", "--dry-run");
-        assertThat(all[1]).contains("30 cells").contains(" virtual ").contains(" platform ");
+        assertThat(all[1]).contains("45 cells").contains(" virtual ").contains(" platform ").contains(" netty ");
         String[] platform = LabCli.run("bench", "--preset", "footprint", "--profile", "platform", "--dry-run");
         assertThat(platform[0]).isEqualTo("0");
-        assertThat(platform[1]).contains("15 cells").contains(" platform ").doesNotContain(" virtual ");
+        assertThat(platform[1]).contains("15 cells").contains(" platform ").doesNotContain(" virtual ", " netty ");
     }
 
     @Test

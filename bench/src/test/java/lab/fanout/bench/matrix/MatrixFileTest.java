@@ -22,7 +22,7 @@ class MatrixFileTest {
         assertThat(quick).extracting(Cell::strategy).containsOnly(Strategy.values());
         assertThat(MatrixFile.preset("seed").cells()).hasSize(16)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
-        assertThat(MatrixFile.preset("scale").cells()).hasSize(64).anyMatch(c -> c.concurrency() == 5000)
+        assertThat(MatrixFile.preset("scale").cells()).hasSize(96).anyMatch(c -> c.concurrency() == 5000)
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
                         Strategy.REACTIVE, Strategy.BOUNDED_POOL);
         assertThat(MatrixFile.preset("overhead").cells()).hasSize(8)
@@ -36,7 +36,7 @@ class MatrixFileTest {
     @Test
     void footprintPresetHoldsUpTo10000InFlightWithAFixedHeapAndNativeMemoryTracking() {
         List<Cell> footprint = MatrixFile.preset("footprint").cells();
-        assertThat(footprint).hasSize(30).allMatch(c -> c.jvmOptions().equals(List.of("-Xms2g", "-Xmx2g",
+        assertThat(footprint).hasSize(45).allMatch(c -> c.jvmOptions().equals(List.of("-Xms2g", "-Xmx2g",
                 "-XX:NativeMemoryTracking=summary")) && c.latencyMs() == 2000 && c.tomcatThreads() == 10_000);
         // pid_max 32,768 here: thread-per-task's 3 threads per request stop it at 3,000 in flight
         assertThat(footprint).filteredOn(c -> c.strategy() == Strategy.THREAD_PER_TASK).extracting(Cell::concurrency)
