@@ -16,25 +16,25 @@ import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.util.function.SingletonSupplier;
-import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * Admission control on the fan-out API ({@code /backoffice/api/*}), and Tomcat's open connections capped by the heap;
+ * Admission control on the fan-out API ({@code /backoffice/api/*}), and open connections capped by the heap;
  * the probes ({@code /livez}, {@code /readyz}) and
  * the management port are never limited, so that an overloaded main-service still reports itself alive. On Spring MVC
  * and Tomcat a servlet filter ({@link AdmissionFilter}), on WebFlux and Reactor Netty a web filter
- * ({@link ReactiveAdmissionFilter}); Tomcat's limits (open connections, queue-time expiry) only where Tomcat serves.
+ * ({@link ReactiveAdmissionFilter}); the connection ceiling as Tomcat's {@code maxConnections} or
+ * {@link NettyConnectionCeiling}; queue-time expiry only where Tomcat queues requests for a thread.
  */
 @Configuration(proxyBeanMethods = false)
 class AdmissionConfig {
@@ -76,15 +76,25 @@ class AdmissionConfig {
     }
 
     @Bean
-    InfoContributor admissionInfo(Admission admission, AdmissionProperties properties, ApplicationContext context) {
-        boolean tomcat = context instanceof WebApplicationContext;   // a servlet application; WebFlux's is not one
+    InfoContributor admissionInfo(Admission admission, AdmissionProperties properties) {
         return builder -> {
             var info = new LinkedHashMap<>(admission.info());
-            if (tomcat) {
-                info.put("connectionCeiling", properties.connectionCeiling(Runtime.getRuntime().maxMemory()));
-            }
+            info.put("connectionCeiling", properties.connectionCeiling(Runtime.getRuntime().maxMemory()));
             builder.withDetail("admission", info);
         };
+    }
+
+    /**
+     * The same ceiling on Reactor Netty ({@link NettyConnectionCeiling}), from the same heap share; the bytes per
+     * connection are Tomcat's measured figure, not measured again on Netty.
+     */
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    NettyServerCustomizer nettyConnectionCeiling(AdmissionProperties properties) {
+        int ceiling = properties.connectionCeiling(Runtime.getRuntime().maxMemory());
+        log.info("Reactor Netty keeps at most " + ceiling + " connections open, what the heap holds"
+                + " (fanout.admission.connection-heap-share)");
+        return server -> server.doOnChannelInit(new NettyConnectionCeiling(ceiling));
     }
 
     /**
