@@ -1,0 +1,187 @@
+package lab.fanout.bench.report;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+import lab.fanout.bench.model.Stats;
+import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
+import org.apache.commons.statistics.inference.MannWhitneyUTest;
+
+/**
+ * {@code ./lab verdicts RESULT...}: which approach (strategy × server profile) wins each scenario (a cell's knobs
+ * but its strategy and profile, across every result given, so that per-profile results join) on each figure, and
+ * only where the difference is no noise. Per scenario and figure the approaches are ranked by the median of their
+ * samples, one per fork (its repetitions' median: repetitions within one JVM start are not independent); the best
+ * is tested against the runner-up with the exact two-sided Mann-Whitney U test, and the p-values of all those tests
+ * are corrected together with Benjamini-Hochberg's step-up procedure at q = 0.05 (Benjamini and Hochberg 1995,
+ * JRSS B 57:289): at most 5 % of the winners named are expected to be false. Not Holm's family-wise correction: with
+ * 5 forks the smallest exact p is 2 ÷ C(10, 5) = 0.0079, so past 6 tests no winner could ever be named.
+ * A cell reads the winner and its lead over the runner-up, "~" where the correction leaves no significant lead,
+ * "too few forks" where the samples cannot reach p < 0.05 at all, and "no verdict" where a warm-up hit its cap.
+ */
+public final class Verdicts {
+
+    public static final double Q = 0.05;
+
+    /** A figure of results.csv: its label, whether more is better, how a row gives it (NaN: absent). */
+    record Figure(String label, boolean higherBetter, ToDoubleFunction<CSVRecord> value) {
+    }
+
+    static final List<Figure> FIGURES = List.of(
+            new Figure("req/s", true, row -> number(row, "throughput_req_per_s")),
+            new Figure("p99 ms", false, row -> number(row, "p99_ms")),
+            new Figure("CPU-ms per request", false, row -> number(row, "cpu_ms_per_req_main")),
+            new Figure("MiB held in flight", false, row -> number(row, "heap_after_gc_mib")
+                    + number(row, "thread_stacks_committed_mib")));
+
+    /** One scenario × figure: the approaches ranked best first, and its test's p-value (NaN: not tested). */
+    record Contest(String scenario, Figure figure, List<Entry> ranked, String undecided, double p) {
+    }
+
+    /** An approach's samples (fork medians) and whether all of its warm-ups settled. */
+    record Entry(String approach, List<Double> samples, boolean settled) {
+        double median() {
+            return Stats.median(samples);
+        }
+    }
+
+    private Verdicts() {
+    }
+
+    /**
+     * @param results results folders (holding results.csv) or results CSVs, e.g. one per profile
+     * @return the verdict matrix as markdown: one row per scenario, one column per figure some scenario has, and
+     *         the test and correction beside it
+     * @throws IllegalArgumentException a file missing or not a results CSV, or no scenario with two approaches
+     */
+    public static String render(List<Path> results) {
+        List<Contest> contests = contests(results);
+        if (contests.isEmpty()) {
+            throw new IllegalArgumentException("no scenario of " + results + " has two approaches (strategy ×"
+                    + " profile) to compare");
+        }
+        Map<Contest, Boolean> significant = benjaminiHochberg(contests);
+        List<Figure> figures = FIGURES.stream().filter(f -> contests.stream().anyMatch(c -> c.figure() == f))
+                .toList();
+        StringBuilder md = new StringBuilder("| scenario | " + figures.stream().map(Figure::label)
+                .collect(Collectors.joining(" | ")) + " |\n|:---|" + ":---|".repeat(figures.size()) + "\n");
+        contests.stream().map(Contest::scenario).distinct().forEach(scenario -> {
+            md.append("| ").append(scenario).append(" |");
+            figures.forEach(figure -> md.append(' ').append(contests.stream()
+                    .filter(c -> c.scenario().equals(scenario) && c.figure() == figure).findFirst()
+                    .map(c -> cell(c, significant.getOrDefault(c, false))).orElse("")).append(" |"));
+            md.append('\n');
+        });
+        long tested = contests.stream().filter(c -> !Double.isNaN(c.p())).count();
+        md.append(String.format(Locale.ROOT, "%nEach cell: the best approach by median over forks, tested against the"
+                + " runner-up (exact two-sided Mann-Whitney U on fork medians); Benjamini-Hochberg over the %d tests"
+                + " at q = %.2f. \"~\": no significant lead (p before correction); \"too few forks\": no p below"
+                + " 0.05 possible with these samples.%n", tested, Q));
+        return md.toString();
+    }
+
+    /** @return every scenario × figure with at least two approaches that have the figure */
+    static List<Contest> contests(List<Path> results) {
+        Map<String, Map<String, List<CSVRecord>>> scenarios = new LinkedHashMap<>();
+        List<String> knobs = Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile"))
+                .toList();
+        for (Path result : results) {
+            for (CSVRecord row : ResultsCsv.rows(result)) {
+                scenarios.computeIfAbsent(Comparison.cellKey(row, knobs), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(row.get("strategy") + " · " + row.get("profile"), k -> new ArrayList<>())
+                        .add(row);
+            }
+        }
+        List<Contest> contests = new ArrayList<>();
+        scenarios.forEach((scenario, approaches) -> FIGURES.forEach(figure -> {
+            List<Entry> entries = new ArrayList<>();
+            approaches.forEach((approach, rows) -> {
+                List<Double> samples = forkMedians(rows, figure);
+                if (!samples.isEmpty()) {
+                    entries.add(new Entry(approach, samples, rows.stream().noneMatch(r -> r.isMapped(
+                            "warmup_settled") && r.get("warmup_settled").equals("false"))));
+                }
+            });
+            if (entries.size() >= 2) {
+                contests.add(contest(scenario, figure, entries));
+            }
+        }));
+        return contests;
+    }
+
+    private static Contest contest(String scenario, Figure figure, List<Entry> entries) {
+        Comparator<Entry> best = Comparator.comparingDouble(Entry::median);
+        List<Entry> ranked = entries.stream().sorted(figure.higherBetter() ? best.reversed() : best).toList();
+        Entry first = ranked.get(0);
+        Entry second = ranked.get(1);
+        if (!first.settled() || !second.settled()) {
+            return new Contest(scenario, figure, ranked, "no verdict (warm-up capped)", Double.NaN);
+        }
+        if (2 / BinomialCoefficientDouble.value(first.samples().size() + second.samples().size(),
+                first.samples().size()) >= Comparison.ALPHA) {
+            return new Contest(scenario, figure, ranked, "too few forks (" + first.samples().size() + " + "
+                    + second.samples().size() + ")", Double.NaN);
+        }
+        double p = MannWhitneyUTest.withDefaults().test(array(first.samples()), array(second.samples())).getPValue();
+        return new Contest(scenario, figure, ranked, null, Double.isNaN(p) ? 1 : p);
+    }
+
+    /**
+     * Benjamini-Hochberg's step-up: with the m p-values sorted ascending, every test up to the largest rank k with
+     * p(k) ≤ k ÷ m × q is significant.
+     */
+    static Map<Contest, Boolean> benjaminiHochberg(List<Contest> contests) {
+        List<Contest> tested = contests.stream().filter(c -> !Double.isNaN(c.p()))
+                .sorted(Comparator.comparingDouble(Contest::p)).toList();
+        int last = 0;
+        for (int k = 1; k <= tested.size(); k++) {
+            if (tested.get(k - 1).p() <= (double) k / tested.size() * Q) {
+                last = k;
+            }
+        }
+        Map<Contest, Boolean> significant = new LinkedHashMap<>();
+        for (int k = 1; k <= tested.size(); k++) {
+            significant.put(tested.get(k - 1), k <= last);
+        }
+        return significant;
+    }
+
+    private static String cell(Contest contest, boolean significant) {
+        if (contest.undecided() != null) {
+            return contest.undecided();
+        }
+        Entry first = contest.ranked().get(0);
+        Entry second = contest.ranked().get(1);
+        double lead = 100 * (first.median() - second.median()) / second.median();
+        return significant ? String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)", first.approach(), lead,
+                second.approach(), contest.p()) : String.format(Locale.ROOT, "~ (p %.3f)", contest.p());
+    }
+
+    /** @return per fork of the rows, the median of its repetitions' figure (absent figures left out) */
+    private static List<Double> forkMedians(List<CSVRecord> rows, Figure figure) {
+        Map<String, List<Double>> forks = new LinkedHashMap<>();
+        for (CSVRecord row : rows) {
+            double value = figure.value().applyAsDouble(row);
+            if (!Double.isNaN(value)) {
+                forks.computeIfAbsent(row.isMapped("fork") ? row.get("fork") : "1", k -> new ArrayList<>()).add(value);
+            }
+        }
+        return forks.values().stream().map(Stats::median).toList();
+    }
+
+    private static double number(CSVRecord row, String column) {
+        return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
+    }
+
+    private static double[] array(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+}

@@ -1,0 +1,108 @@
+package lab.fanout.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link Verdicts} on synthetic results with known answers (req/s only: the other figures are left empty). */
+class VerdictsTest {
+
+    private static final String HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
+            + "warmup_settled\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aClearWinnerIsNamedWithItsLeadOverTheRunnerUp() throws IOException {
+        // 5 forks each, no overlap: the exact two-sided p is 2 ÷ C(10, 5) = 0.0079
+        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204)
+                + forks(100, "reactive", "virtual", 100, 101, 102, 103, 104)
+                + forks(100, "sequential", "virtual", 50, 51, 52, 53, 54))));
+
+        assertThat(md).contains("| scenario | req/s |")
+                .contains("| quick concurrency=100 | **scopeFork · virtual** +98.0 % vs reactive · virtual (p 0.008) |")
+                .contains("Benjamini-Hochberg over the 1 tests at q = 0.05");
+    }
+
+    @Test
+    void aLeadWithinTheNoiseReadsTilde() throws IOException {
+        // interleaved ranks: the better median, but p = 0.69
+        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 1, 3, 5, 7, 9)
+                + forks(100, "reactive", "virtual", 2, 4, 6, 8, 10))));
+
+        assertThat(md).contains("| quick concurrency=100 | ~ (p 0.690) |").doesNotContain("**");
+    }
+
+    /**
+     * U = 2 of 25 gives p = 2 × 4 ÷ 252 = 0.032: a winner on its own; beside four ties, Benjamini-Hochberg asks the
+     * smallest of 5 p-values to be under 0.05 ÷ 5 = 0.01, and it is not.
+     */
+    @Test
+    void aWinnerLosesItsSignificanceAfterTheCorrection() throws IOException {
+        String close = forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14)
+                + forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6);
+        assertThat(Verdicts.render(List.of(csv("alone.csv", close))))
+                .contains("| quick concurrency=100 | **scopeFork · virtual** +71.4 % vs reactive · virtual"
+                        + " (p 0.032) |");
+
+        StringBuilder withTies = new StringBuilder(close);
+        for (int clients : new int[] {200, 300, 400, 500}) {
+            withTies.append(forks(clients, "scopeFork", "virtual", 1, 3, 5, 7, 9))
+                    .append(forks(clients, "reactive", "virtual", 2, 4, 6, 8, 10));
+        }
+        assertThat(Verdicts.render(List.of(csv("family.csv", withTies.toString()))))
+                .contains("| quick concurrency=100 | ~ (p 0.032) |").doesNotContain("**")
+                .contains("over the 5 tests");
+    }
+
+    @Test
+    void threeForksEachAreTooFewAndOneForkIsNoSample() throws IOException {
+        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202)
+                + forks(100, "reactive", "virtual", 100, 101, 102)
+                + forks(200, "scopeFork", "virtual", 200) + forks(200, "reactive", "virtual", 100))));
+
+        assertThat(md).contains("| quick concurrency=100 | too few forks (3 + 3) |")
+                .contains("| quick concurrency=200 | too few forks (1 + 1) |");
+    }
+
+    @Test
+    void resultsOfOneProfileEachJoinIntoOneScenario() throws IOException {
+        Path virtual = csv("virtual.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204));
+        Path platform = csv("platform.csv", forks(100, "scopeFork", "platform", 100, 101, 102, 103, 104));
+
+        assertThat(Verdicts.render(List.of(virtual, platform)))
+                .contains("| quick concurrency=100 | **scopeFork · virtual** +98.0 % vs scopeFork · platform"
+                        + " (p 0.008) |");
+        assertThatThrownBy(() -> Verdicts.render(List.of(virtual))).hasMessageContaining("has two approaches");
+    }
+
+    @Test
+    void aCappedWarmUpGetsNoVerdict() throws IOException {
+        String capped = forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204).replaceFirst(",true\n", ",false\n");
+
+        assertThat(Verdicts.render(List.of(csv("r.csv", capped + forks(100, "reactive", "virtual", 1, 2, 3, 4, 5)))))
+                .contains("| no verdict (warm-up capped) |");
+    }
+
+    private Path csv(String name, String rows) throws IOException {
+        return Files.writeString(dir.resolve(name), HEADER + rows);
+    }
+
+    /** One row per fork (one repetition each) of a cell, its req/s given, its p99 left empty. */
+    private static String forks(int clients, String strategy, String profile, double... throughput) {
+        StringBuilder rows = new StringBuilder();
+        for (int fork = 1; fork <= throughput.length; fork++) {
+            rows.append("quick,").append(strategy).append(',').append(profile).append(',').append(clients).append(',')
+                    .append(throughput[fork - 1]).append(",,").append(fork).append(",true\n");
+        }
+        return rows.toString();
+    }
+}
