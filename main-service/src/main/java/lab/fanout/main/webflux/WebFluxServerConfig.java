@@ -55,8 +55,9 @@ class WebFluxServerConfig {
 
     /**
      * Reactor Netty's own server metrics, which it publishes only when asked (Spring Boot has no property for them):
-     * connections open and serving a request ({@code reactor_netty_http_server_connections_total}, {@code _active}) and
-     * each event loop's queued tasks ({@code reactor_netty_eventloop_pending_tasks}), for Grafana's Reactor Netty row.
+     * connections open and serving a request ({@code connections.total}, {@code .active}; in Prometheus
+     * {@code reactor_netty_http_server_connections} and {@code ..._connections_active}) and each event loop's queued
+     * tasks ({@code reactor_netty_eventloop_pending_tasks}), for Grafana's Reactor Netty row.
      * Every path is recorded as the one endpoint's template or {@code /**}, so the per-URI meters stay two series
      * whatever paths callers try.
      */
