@@ -72,12 +72,14 @@ lab_node_port() { lab_kc get service "$1" -o jsonpath='{.spec.ports[0].nodePort}
 # lab_summary HOST PREFIX: the URLs (at HOST's node ports) and the hey lines, each command behind PREFIX
 # (empty for kind, whose ports the host maps; `./lab cluster exec` for the cluster in its network namespace)
 lab_summary() {
-  local host=$1 prefix=${2:+$2 } platform virtual path=/backoffice/api/v1/backoffice/orders
+  local host=$1 prefix=${2:+$2 } platform virtual netty path=/backoffice/api/v1/backoffice/orders
   platform=$(lab_node_port main-service-platform)
   virtual=$(lab_node_port main-service-virtual)
+  netty=$(lab_node_port main-service-netty)
   cat <<TEXT
   main-service, platform threads  http://$host:$platform$path?concurrency=scopeFork
   main-service, virtual threads   http://$host:$virtual$path?concurrency=scopeFork
+  main-service, Reactor Netty     http://$host:$netty$path?concurrency=scopeFork
   Prometheus                      http://$host:$(lab_node_port prometheus)/targets
 TEXT
   if lab_kc get deployment grafana >/dev/null 2>&1; then
@@ -85,8 +87,9 @@ TEXT
   fi
   cat <<TEXT
 
-Load both variants, the same strategy, one after the other:
+Load the three variants, the same strategy, one after the other:
   ${prefix}hey -z 30s -c 100 'http://$host:$platform$path?concurrency=completableFutureWithThreadTaskExecutor'
   ${prefix}hey -z 30s -c 100 'http://$host:$virtual$path?concurrency=completableFutureWithThreadTaskExecutor'
+  ${prefix}hey -z 30s -c 100 'http://$host:$netty$path?concurrency=completableFutureWithThreadTaskExecutor'
 TEXT
 }

@@ -99,7 +99,7 @@ up() {
   echo "fanout-lab runs on kind (namespace $lab_namespace):"
   lab_summary localhost
   cat <<TEXT
-Or inside the cluster, every strategy against both:  scripts/kind.sh load
+Or inside the cluster, every strategy against all three:  scripts/kind.sh load
 Knobs: edit k8s/base/main-service.env or downstream.env, then  kubectl --context $context apply -k $entry
 Remove everything:  scripts/kind.sh down
 TEXT

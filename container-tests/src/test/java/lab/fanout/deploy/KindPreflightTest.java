@@ -51,7 +51,8 @@ class KindPreflightTest {
     void printsTheLabsRequestsForTheReadme() {
         Repo.Ran print = run("bash", "scripts/k8s-fit.sh", "--print");
         assertThat(print.status()).as("--print:\n%s", print.output()).isZero();
-        assertThat(print.output()).contains("Job hey-load").contains("Deployment main-service-virtual").contains("the lab: ");
+        assertThat(print.output()).contains("Job hey-load").contains("Deployment main-service-virtual")
+                .contains("Deployment main-service-netty").contains("the lab: ");
     }
 
     @Test

@@ -56,7 +56,7 @@ class LabelsTest {
                 if (module.equals("main-service")) {
                     assertThat(labels.get("app.kubernetes.io/name")).as("%s %s: name", entryPoint, workload).isEqualTo("main-service");
                     assertThat(labels.get("app.kubernetes.io/instance")).as("%s %s: instance is the variant", entryPoint, workload)
-                            .isEqualTo(workload.name()).isIn("main-service-platform", "main-service-virtual");
+                            .isEqualTo(workload.name()).isIn("main-service-platform", "main-service-virtual", "main-service-netty");
                     assertThat(labels.get("app.kubernetes.io/component")).as("%s %s", entryPoint, workload).isEqualTo("aggregator");
                 } else {
                     assertThat(labels.get("app.kubernetes.io/name")).as("%s %s: name", entryPoint, workload).isEqualTo(module);

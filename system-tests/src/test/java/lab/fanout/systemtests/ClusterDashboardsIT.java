@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ago;</li>
  * <li>{@code -Dfanout.cluster.loaded=main-service-virtual} and {@code -Dfanout.cluster.time=1764070000} (Unix
  * seconds): {@link #variantsStayApart()} runs, with the queries evaluated at that time, which lies within a load of
- * that variant alone (the other one idle for longer than the rate interval before it); without them it is
+ * that variant alone (the others idle for longer than the rate interval before it); without them it is
  * skipped.</li>
  * </ul>
  * Alone, offline, in about 10 s once {@code ./mvnw verify} has compiled the modules (test-compile instead of verify:
@@ -55,9 +55,9 @@ class ClusterDashboardsIT {
     static final String ORDERS_STORE = "fanout.cluster.orders-store";
     static final String LOADED = "fanout.cluster.loaded";
     static final String TIME = "fanout.cluster.time";
-    /** k8s/base: the three downstreams and main-service's two variants, by their pods' label app. */
-    static final String K8S_APPLICATIONS =
-            "orders-service,products-service,accounts-service,main-service-platform,main-service-virtual";
+    /** k8s/base: the three downstreams and main-service's three variants, by their pods' label app. */
+    static final String K8S_APPLICATIONS = "orders-service,products-service,accounts-service,main-service-platform,"
+            + "main-service-virtual,main-service-netty";
 
     private final PrometheusClient prometheus = new PrometheusClient(URI.create(System.getProperty(PROMETHEUS)));
     private final List<String> applications = Arrays.stream(System.getProperty(APPLICATIONS, K8S_APPLICATIONS)
@@ -117,7 +117,8 @@ class ClusterDashboardsIT {
 
     /**
      * {@link VariantSeparationCheck} on every dashboard query as a user sees it with each variant in its own panel
-     * and with "All": one variant carries the load, the other reads 0. Then the same check on the overview with one
+     * and with "All": one variant carries the load, the others read 0; the variants are k8s/base's, all of them
+     * ({@link DashboardVariantsTest#deployedVariants()}). Then the same check on the overview with one
      * {@code by (application, strategy)} of a load query turned into {@code by (strategy)} must fail at that panel:
      * proof, on every run, that a query adding the variants together cannot pass.
      */
@@ -127,7 +128,8 @@ class ClusterDashboardsIT {
         String loaded = System.getProperty(LOADED);
         Instant time = Instant.ofEpochSecond(Long.parseLong(System.getProperty(TIME)));
         List<String> variants = applications.stream().filter(a -> a.startsWith("main-service")).toList();
-        assertThat(variants).as("-D%s names a variant of -D%s", LOADED, APPLICATIONS).contains(loaded).hasSize(2);
+        assertThat(variants).as("-D%s names a variant of -D%s", LOADED, APPLICATIONS).contains(loaded)
+                .containsExactlyInAnyOrderElementsOf(DashboardVariantsTest.deployedVariants().keySet());
         List<Query> queries = new ArrayList<>();
         for (String application : variants) {
             queries.addAll(Dashboards.queries(Map.of("application", application, "__rate_interval", rateInterval)));

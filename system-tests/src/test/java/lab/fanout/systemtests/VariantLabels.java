@@ -8,9 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Does a PromQL expression keep the label that tells main-service's variants apart? k8s/ deploys main-service twice
- * ({@code application} = main-service-platform and main-service-virtual, each in its own pods); an aggregation that
- * drops both {@code application} and {@code pod} adds the two variants' series into one line (issue 22). A lexer,
+ * Does a PromQL expression keep the label that tells main-service's variants apart? k8s/ deploys main-service three times
+ * ({@code application} = main-service-platform, main-service-virtual and main-service-netty, each in its own pods); an
+ * aggregation that drops both {@code application} and {@code pod} adds the variants' series into one line (issue 22). A lexer,
  * not a parser (promtool checks the syntax): it finds every aggregation operator and every vector matching clause.
  * <ul>
  * <li>{@code sum by (application, strategy) (...)}, {@code sum(...) by (pod)}, {@code sum without (le) (...)}: kept;</li>

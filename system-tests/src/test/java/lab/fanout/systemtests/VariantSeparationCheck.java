@@ -18,25 +18,38 @@ import lab.fanout.systemtests.Dashboards.Query;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 22's semantic dashboard check: with exactly one main-service variant loaded and the other idle, does every
+ * Issue 22's semantic dashboard check: with exactly one main-service variant loaded and the others idle, does every
  * panel show the load where it belongs? Run by {@link ClusterDashboardsIT} once per variant
- * (scripts/cluster/check.sh 5 loads one, then the other). For every query, evaluated once per variant as a panel
+ * (scripts/cluster/check.sh 5 loads each alone in turn). For every query, evaluated once per variant as a panel
  * repeated per {@code $application} shows it, and once with "All":
  * <ul>
  * <li>every series names whose it is: an {@code application} label, or a {@code pod} label (cAdvisor's); a series
  * with neither has added variants (or pods) together;</li>
  * <li>a panel filtered to one variant shows only that variant's series;</li>
  * <li>{@code load} queries ({@code variant-load.txt}: request rate, latency, in flight, leased connections, Little's
- * law): the loaded variant's series carry the load (at least one value above 0) and the idle variant's read 0, NaN
- * (a quantile or mean of no requests) or are absent; {@code idle-zero} queries (errors, pending, pinning): the idle
- * variant's read 0, NaN or are absent. Every other query (threads, heap, CPU, pool sizes) is only checked for its
+ * law): the loaded variant's series carry the load (at least one value above 0) and the idle variants' read 0, NaN
+ * (a quantile or mean of no requests) or are absent; {@code load on V,...}: the same, but only variants V publish
+ * the metric (Reactor Netty's connections: main-service-netty), so another loaded variant has none to carry it;
+ * {@code idle-zero} queries (errors, pending, pinning): the idle variants' read 0, NaN or are absent. Every other query (threads, heap, CPU, pool sizes) is only checked for its
  * labels: an idle JVM has them too.</li>
  * </ul>
  */
 final class VariantSeparationCheck {
 
     /** What {@code variant-load.txt} says a query must show. */
-    enum Expect { LOAD, IDLE_ZERO }
+    enum Kind { LOAD, IDLE_ZERO }
+
+    /**
+     * @param kind      load or idle-zero
+     * @param publishers for {@code load on V,...}, the variants whose series can carry the load; empty: every variant
+     */
+    record Expect(Kind kind, Set<String> publishers) {
+
+        /** @return whether {@code variant}, when loaded, must show the load in this query */
+        boolean carriedBy(String variant) {
+            return kind == Kind.LOAD && (publishers.isEmpty() || publishers.contains(variant));
+        }
+    }
 
     /**
      * @param failures one line per failure, naming the panel ("uid | title | refId"), the $application value and
@@ -54,7 +67,8 @@ final class VariantSeparationCheck {
     /**
      * @param queries   every dashboard query, once per value of $application to check (see {@link Query#shows})
      * @param loaded    the variant that was loaded within the rate interval before the evaluation time
-     * @param variants  every variant (main-service-platform, main-service-virtual); the others are idle
+     * @param variants  every variant (main-service-platform, main-service-virtual, main-service-netty); all but
+     *                  {@code loaded} are idle
      * @throws IllegalArgumentException when Prometheus rejects a query
      * @throws IOException              when Prometheus cannot be reached or variant-load.txt cannot be read
      */
@@ -89,13 +103,13 @@ final class VariantSeparationCheck {
                 continue;
             }
             if (variants.stream().allMatch(query::shows)) {
-                readings.add(query.where() + " (" + expect.name().toLowerCase().replace('_', '-') + "): " + variants.stream()
+                readings.add(query.where() + " (" + expect.kind().name().toLowerCase().replace('_', '-') + "): " + variants.stream()
                         .map(v -> v + " " + sum(byVariant.get(v))).collect(Collectors.joining(", ")));
             }
             for (String variant : variants) {
                 List<Double> values = byVariant.getOrDefault(variant, List.of());
                 if (variant.equals(loaded)) {
-                    if (expect == Expect.LOAD && query.shows(variant) && values.stream().noneMatch(v -> v > 0)) {
+                    if (expect.carriedBy(variant) && query.shows(variant) && values.stream().noneMatch(v -> v > 0)) {
                         failures.add(where + ": the loaded " + variant + " carries no load: " + values);
                     }
                 } else if (values.stream().anyMatch(v -> !Double.isNaN(v) && v != 0)) {
@@ -147,7 +161,7 @@ final class VariantSeparationCheck {
 
     /**
      * @return "dashboard uid | panel title | refId" to what it must show, from variant-load.txt
-     * @throws IllegalStateException when a line is not "uid | panel | refId | load or idle-zero | why"
+     * @throws IllegalStateException when a line is not "uid | panel | refId | load, load on V,... or idle-zero | why"
      */
     static Map<String, Expect> expectations() throws IOException {
         Map<String, Expect> entries = new TreeMap<>();
@@ -155,11 +169,14 @@ final class VariantSeparationCheck {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             for (String line : text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
                 String[] parts = line.split("\\s*\\|\\s*", 5);
-                if (parts.length != 5 || !Set.of("load", "idle-zero").contains(parts[3]) || parts[4].isBlank()) {
-                    throw new IllegalStateException("variant-load.txt: want 'uid | panel | refId | load or idle-zero | why', got: " + line);
+                if (parts.length != 5 || !parts[3].matches("load|idle-zero|load on [\\w.-]+(,[\\w.-]+)*") || parts[4].isBlank()) {
+                    throw new IllegalStateException("variant-load.txt: want 'uid | panel | refId | load, load on V,... or"
+                            + " idle-zero | why', got: " + line);
                 }
+                Set<String> publishers = parts[3].startsWith("load on ")
+                        ? Set.of(parts[3].substring("load on ".length()).split(",")) : Set.of();
                 entries.put(parts[0] + " | " + parts[1] + " | " + parts[2],
-                        parts[3].equals("load") ? Expect.LOAD : Expect.IDLE_ZERO);
+                        new Expect(parts[3].equals("idle-zero") ? Kind.IDLE_ZERO : Kind.LOAD, publishers));
             }
         }
         return entries;

@@ -14,9 +14,12 @@ class VariantSeparationCheckTest {
 
     static final String PLATFORM = "main-service-platform";
     static final String VIRTUAL = "main-service-virtual";
-    static final List<String> VARIANTS = List.of(PLATFORM, VIRTUAL);
+    static final String NETTY = "main-service-netty";
+    static final List<String> VARIANTS = List.of(PLATFORM, VIRTUAL, NETTY);
     /** A load query of variant-load.txt. */
     static final String RATE = "fanout-overview | Request rate by strategy: $application | A";
+    /** A "load on main-service-netty" query of variant-load.txt: only Reactor Netty publishes the metric. */
+    static final String NETTY_ACTIVE = "fanout-overview | Reactor Netty: connections.total vs connections.active: $application | B";
 
     @Test
     void theLoadOnTheLoadedVariantAndZeroOnTheIdleOnePasses() throws Exception {
@@ -25,6 +28,32 @@ class VariantSeparationCheckTest {
         // a quantile of no requests: NaN on the idle variant; cAdvisor's series name the variant by pod
         assertThat(failures(query("main-service.*"), "{\"pod\": \"" + PLATFORM + "-5d8f9-x2x7k\"}", 3.5,
                 "{\"pod\": \"" + VIRTUAL + "-7c9d-abcde\"}", Double.NaN)).isEmpty();
+    }
+
+    /** Issue 38: three variants, one loaded, the other two idle. */
+    @Test
+    void theLoadOnOneVariantAndZeroOnTheOtherTwoPasses() throws Exception {
+        assertThat(failures(query("main-service.*"), "{\"application\": \"" + PLATFORM + "\"}", 3.5,
+                "{\"application\": \"" + VIRTUAL + "\"}", 0, "{\"application\": \"" + NETTY + "\"}", 0)).isEmpty();
+    }
+
+    @Test
+    void loadOnTheSecondIdleVariantFails() throws Exception {
+        assertThat(failures(query("main-service.*"), "{\"application\": \"" + PLATFORM + "\"}", 3.5,
+                "{\"application\": \"" + VIRTUAL + "\"}", 0, "{\"application\": \"" + NETTY + "\"}", 2))
+                .singleElement().asString().contains("the idle " + NETTY + " reads [2.0]");
+    }
+
+    /** A metric only the netty variant publishes: nothing to carry when another variant is loaded, 0 when idle. */
+    @Test
+    void aLoadOnlyNettyPublishesMustShowOnNettyAlone() throws Exception {
+        Query active = new Query(NETTY_ACTIVE, "(as written)", "(as sent)", null, "main-service.*");
+        assertThat(failuresLoaded(active, PLATFORM, "{\"application\": \"" + NETTY + "\"}", 0)).isEmpty();
+        assertThat(failuresLoaded(active, NETTY, "{\"application\": \"" + NETTY + "\"}", 24)).isEmpty();
+        assertThat(failuresLoaded(active, NETTY, "{\"application\": \"" + NETTY + "\"}", 0))
+                .singleElement().asString().contains("the loaded " + NETTY + " carries no load");
+        assertThat(failuresLoaded(active, PLATFORM, "{\"application\": \"" + NETTY + "\"}", 3))
+                .singleElement().asString().contains("the idle " + NETTY + " reads [3.0]");
     }
 
     @Test
@@ -76,13 +105,18 @@ class VariantSeparationCheckTest {
      * @return the check's failures about the query, with PLATFORM loaded
      */
     private static List<String> failures(Query query, Object... series) throws Exception {
+        return failuresLoaded(query, PLATFORM, series);
+    }
+
+    /** @return the check's failures about the query, with {@code loaded} loaded */
+    private static List<String> failuresLoaded(Query query, String loaded, Object... series) throws Exception {
         StringBuilder json = new StringBuilder("[");
         for (int i = 0; i < series.length; i += 2) {
             json.append(i == 0 ? "" : ",").append("{\"metric\": ").append(series[i])
                     .append(", \"value\": [1764070000, \"").append(series[i + 1]).append("\"]}");
         }
         JsonNode result = JsonMapper.builder().build().readTree(json.append("]").toString());
-        return VariantSeparationCheck.check(List.of(query), promql -> result, PLATFORM, VARIANTS).failures().stream()
-                .filter(line -> line.startsWith(RATE)).toList();   // not the other entries of variant-load.txt
+        return VariantSeparationCheck.check(List.of(query), promql -> result, loaded, VARIANTS).failures().stream()
+                .filter(line -> line.startsWith(query.where())).toList();   // not the other entries of variant-load.txt
     }
 }

@@ -8,6 +8,7 @@ import reactor.core.scheduler.Schedulers;
 import reactor.netty.resources.LoopResources;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ReactorResourceFactory;
@@ -51,6 +52,21 @@ class WebFluxServerConfig {
                 LoopResources.DEFAULT_IO_WORKER_COUNT, true));
         return factory;
     }
+
+    /**
+     * Reactor Netty's own server metrics, which it publishes only when asked (Spring Boot has no property for them):
+     * connections open and serving a request ({@code connections.total}, {@code .active}; in Prometheus
+     * {@code reactor_netty_http_server_connections} and {@code ..._connections_active}) and each event loop's queued
+     * tasks ({@code reactor_netty_eventloop_pending_tasks}), for Grafana's Reactor Netty row.
+     * Every path is recorded as the one endpoint's template or {@code /**}, so the per-URI meters stay two series
+     * whatever paths callers try.
+     */
+    @Bean
+    NettyServerCustomizer reactorNettyMetrics() {
+        return server -> server.metrics(true, uri -> uri.equals(ORDERS) ? ORDERS : "/**");
+    }
+
+    private static final String ORDERS = "/backoffice/api/v1/backoffice/orders";
 
     /**
      * A new virtual thread per blocking fan-out, named {@code webflux-blocking-N} (thread dumps, flame graphs): the
