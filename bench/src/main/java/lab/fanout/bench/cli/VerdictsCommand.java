@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import lab.fanout.bench.report.Verdicts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Spec;
                 + " Benjamini-Hochberg over all tests at q = 0.05. ~ where the lead is noise; too few forks where"
                 + " no p below 0.05 is possible (5 forks or more: ./lab bench --forks 5).",
                 "Results given together join: e.g. one result per profile of the same preset."},
-        footer = {"", "Examples:", "  ./lab verdicts docs/results/scale-forks5-20261126.csv",
+        footer = {"", "Examples:", "  ./lab verdicts docs/results/scale-forks5-20261126.csv --png verdicts.png",
                 "  ./lab verdicts docs/results/footprint-virtual-forks3-20261126.csv"
                         + " docs/results/footprint-platform-forks3-20261126.csv"})
 final class VerdictsCommand implements Callable<Integer> {
@@ -28,13 +29,19 @@ final class VerdictsCommand implements Callable<Integer> {
             + " CSVs of ./lab bench")
     List<Path> results;
 
+    @Option(names = "--png", paramLabel = "FILE", description = "also draw the matrix as a heatmap PNG there")
+    Path png;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         try {
-            System.out.print(Verdicts.render(results));
+            System.out.print(Verdicts.render(results, png));
+            if (png != null) {
+                System.out.println(png + "  (the matrix as a heatmap)");
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

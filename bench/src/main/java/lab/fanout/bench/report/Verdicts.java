@@ -56,14 +56,20 @@ public final class Verdicts {
     private Verdicts() {
     }
 
+    /** One cell of the matrix: its winner (null: none named), the lead in %, whether it was tested, its text. */
+    record Cell(String winner, double leadPct, boolean tested, String text, String shortText) {
+    }
+
     /**
      * @param results results folders (holding results.csv) or results CSVs, e.g. one per profile
+     * @param png     where to draw the matrix as a heatmap ({@link VerdictsChart}), or null for none
      * @return the verdict matrix as markdown: one row per scenario, one column per figure some scenario has, and
      *         the test and correction beside it
      * @throws IllegalArgumentException a file missing or not a results CSV, or no scenario with two approaches
      */
-    public static String render(List<Path> results) {
-        List<Contest> contests = contests(results);
+    public static String render(List<Path> results, Path png) {
+        Map<String, String> common = new LinkedHashMap<>();
+        List<Contest> contests = contests(results, common);
         if (contests.isEmpty()) {
             throw new IllegalArgumentException("no scenario of " + results + " has two approaches (strategy ×"
                     + " profile) to compare");
@@ -71,13 +77,15 @@ public final class Verdicts {
         Map<Contest, Boolean> significant = benjaminiHochberg(contests);
         List<Figure> figures = FIGURES.stream().filter(f -> contests.stream().anyMatch(c -> c.figure() == f))
                 .toList();
+        Map<String, Map<Figure, Cell>> cells = new LinkedHashMap<>();
+        contests.forEach(c -> cells.computeIfAbsent(c.scenario(), k -> new LinkedHashMap<>())
+                .put(c.figure(), cell(c, significant.getOrDefault(c, false))));
         StringBuilder md = new StringBuilder("| scenario | " + figures.stream().map(Figure::label)
                 .collect(Collectors.joining(" | ")) + " |\n|:---|" + ":---|".repeat(figures.size()) + "\n");
-        contests.stream().map(Contest::scenario).distinct().forEach(scenario -> {
+        cells.forEach((scenario, row) -> {
             md.append("| ").append(scenario).append(" |");
-            figures.forEach(figure -> md.append(' ').append(contests.stream()
-                    .filter(c -> c.scenario().equals(scenario) && c.figure() == figure).findFirst()
-                    .map(c -> cell(c, significant.getOrDefault(c, false))).orElse("")).append(" |"));
+            figures.forEach(figure -> md.append(' ').append(row.containsKey(figure) ? row.get(figure).text() : "")
+                    .append(" |"));
             md.append('\n');
         });
         long tested = contests.stream().filter(c -> !Double.isNaN(c.p())).count();
@@ -85,36 +93,73 @@ public final class Verdicts {
                 + " runner-up (exact two-sided Mann-Whitney U on fork medians); Benjamini-Hochberg over the %d tests"
                 + " at q = %.2f. \"~\": no significant lead (p before correction); \"too few forks\": no p below"
                 + " 0.05 possible with these samples.%n", tested, Q));
+        String every = common.entrySet().stream().map(k -> k.getKey() + "=" + k.getValue())
+                .collect(Collectors.joining(", "));
+        if (!common.isEmpty()) {
+            md.append("Every scenario: ").append(every).append(".\n");
+        }
+        if (png != null) {
+            VerdictsChart.draw(List.copyOf(cells.keySet()), figures, cells, "Which approach wins (Benjamini-Hochberg,"
+                    + " q = 0.05)" + (common.isEmpty() ? "" : "; every scenario: " + every), png);
+        }
         return md.toString();
     }
 
-    /** @return every scenario × figure with at least two approaches that have the figure */
-    static List<Contest> contests(List<Path> results) {
+    /** {@link #render(List, Path)} without a picture. */
+    public static String render(List<Path> results) {
+        return render(results, null);
+    }
+
+    /**
+     * @return every scenario × figure with at least two approaches that have the figure; a scenario is labelled by
+     *         its block and the knobs that differ between scenarios (those all share are in {@code common})
+     */
+    static List<Contest> contests(List<Path> results, Map<String, String> common) {
         Map<String, Map<String, List<CSVRecord>>> scenarios = new LinkedHashMap<>();
-        List<String> knobs = Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile"))
-                .toList();
+        Map<String, Map<String, String>> knobsOf = new LinkedHashMap<>();
         for (Path result : results) {
             for (CSVRecord row : ResultsCsv.rows(result)) {
-                scenarios.computeIfAbsent(Comparison.cellKey(row, knobs), k -> new LinkedHashMap<>())
+                Map<String, String> knobs = new LinkedHashMap<>();
+                Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
+                        && row.isMapped(k) && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
+                String key = knobs.toString();
+                knobsOf.putIfAbsent(key, knobs);
+                scenarios.computeIfAbsent(key, k -> new LinkedHashMap<>())
                         .computeIfAbsent(row.get("strategy") + " · " + row.get("profile"), k -> new ArrayList<>())
                         .add(row);
             }
         }
+        knobsOf.values().iterator().next().forEach((knob, value) -> {
+            if (!knob.equals("block") && knobsOf.values().stream().allMatch(k -> value.equals(k.get(knob)))) {
+                common.put(knob, value);
+            }
+        });
         List<Contest> contests = new ArrayList<>();
-        scenarios.forEach((scenario, approaches) -> FIGURES.forEach(figure -> {
-            List<Entry> entries = new ArrayList<>();
-            approaches.forEach((approach, rows) -> {
-                List<Double> samples = forkMedians(rows, figure);
-                if (!samples.isEmpty()) {
-                    entries.add(new Entry(approach, samples, rows.stream().noneMatch(r -> r.isMapped(
-                            "warmup_settled") && r.get("warmup_settled").equals("false"))));
+        scenarios.forEach((key, approaches) -> {
+            String label = knobsOf.get(key).entrySet().stream().filter(k -> !common.containsKey(k.getKey()))
+                    .map(k -> k.getKey().equals("block") ? k.getValue() : k.getKey() + "=" + k.getValue())
+                    .collect(Collectors.joining(" "));
+            FIGURES.forEach(figure -> {
+                List<Entry> entries = entries(approaches, figure);
+                if (entries.size() >= 2) {
+                    contests.add(contest(label, figure, entries));
                 }
             });
-            if (entries.size() >= 2) {
-                contests.add(contest(scenario, figure, entries));
-            }
-        }));
+        });
         return contests;
+    }
+
+    /** @return the approaches that have the figure, with their fork medians */
+    private static List<Entry> entries(Map<String, List<CSVRecord>> approaches, Figure figure) {
+        List<Entry> entries = new ArrayList<>();
+        approaches.forEach((approach, rows) -> {
+            List<Double> samples = forkMedians(rows, figure);
+            if (!samples.isEmpty()) {
+                entries.add(new Entry(approach, samples, rows.stream().noneMatch(r -> r.isMapped("warmup_settled")
+                        && r.get("warmup_settled").equals("false"))));
+            }
+        });
+        return entries;
     }
 
     private static Contest contest(String scenario, Figure figure, List<Entry> entries) {
@@ -154,15 +199,20 @@ public final class Verdicts {
         return significant;
     }
 
-    private static String cell(Contest contest, boolean significant) {
+    private static Cell cell(Contest contest, boolean significant) {
         if (contest.undecided() != null) {
-            return contest.undecided();
+            return new Cell(null, 0, false, contest.undecided(), contest.undecided());
         }
         Entry first = contest.ranked().get(0);
         Entry second = contest.ranked().get(1);
         double lead = 100 * (first.median() - second.median()) / second.median();
-        return significant ? String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)", first.approach(), lead,
-                second.approach(), contest.p()) : String.format(Locale.ROOT, "~ (p %.3f)", contest.p());
+        if (!significant) {
+            String tilde = String.format(Locale.ROOT, "~ (p %.3f)", contest.p());
+            return new Cell(null, lead, true, tilde, tilde);
+        }
+        return new Cell(first.approach(), lead, true, String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)",
+                first.approach(), lead, second.approach(), contest.p()),
+                String.format(Locale.ROOT, "%s %+.0f %%", first.approach(), lead));
     }
 
     /** @return per fork of the rows, the median of its repetitions' figure (absent figures left out) */

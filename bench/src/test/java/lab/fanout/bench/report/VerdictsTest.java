@@ -28,8 +28,21 @@ class VerdictsTest {
                 + forks(100, "sequential", "virtual", 50, 51, 52, 53, 54))));
 
         assertThat(md).contains("| scenario | req/s |")
-                .contains("| quick concurrency=100 | **scopeFork · virtual** +98.0 % vs reactive · virtual (p 0.008) |")
-                .contains("Benjamini-Hochberg over the 1 tests at q = 0.05");
+                .contains("| quick | **scopeFork · virtual** +98.0 % vs reactive · virtual (p 0.008) |")
+                .contains("Benjamini-Hochberg over the 1 tests at q = 0.05")
+                .contains("Every scenario: concurrency=100.");
+    }
+
+    @Test
+    void drawsTheMatrixAsAHeatmap() throws IOException {
+        Path png = dir.resolve("verdicts.png");
+        Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204)
+                + forks(100, "reactive", "virtual", 100, 101, 102, 103, 104))), png);
+
+        var image = javax.imageio.ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).as("label column and one figure column").isEqualTo(330 + 250);
+        assertThat(new java.awt.Color(image.getRGB(330 + 200, 3 * 34 - 5))).as("the winner's cell, full green")
+                .isEqualTo(new java.awt.Color(80, 185, 80));
     }
 
     @Test
@@ -38,7 +51,7 @@ class VerdictsTest {
         String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 1, 3, 5, 7, 9)
                 + forks(100, "reactive", "virtual", 2, 4, 6, 8, 10))));
 
-        assertThat(md).contains("| quick concurrency=100 | ~ (p 0.690) |").doesNotContain("**");
+        assertThat(md).contains("| quick | ~ (p 0.690) |").doesNotContain("**");
     }
 
     /**
@@ -50,7 +63,7 @@ class VerdictsTest {
         String close = forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14)
                 + forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6);
         assertThat(Verdicts.render(List.of(csv("alone.csv", close))))
-                .contains("| quick concurrency=100 | **scopeFork · virtual** +71.4 % vs reactive · virtual"
+                .contains("| quick | **scopeFork · virtual** +71.4 % vs reactive · virtual"
                         + " (p 0.032) |");
 
         StringBuilder withTies = new StringBuilder(close);
@@ -79,7 +92,7 @@ class VerdictsTest {
         Path platform = csv("platform.csv", forks(100, "scopeFork", "platform", 100, 101, 102, 103, 104));
 
         assertThat(Verdicts.render(List.of(virtual, platform)))
-                .contains("| quick concurrency=100 | **scopeFork · virtual** +98.0 % vs scopeFork · platform"
+                .contains("| quick | **scopeFork · virtual** +98.0 % vs scopeFork · platform"
                         + " (p 0.008) |");
         assertThatThrownBy(() -> Verdicts.render(List.of(virtual))).hasMessageContaining("has two approaches");
     }
