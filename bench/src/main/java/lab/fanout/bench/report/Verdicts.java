@@ -24,7 +24,7 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * are corrected together with Benjamini-Hochberg's step-up procedure at q = 0.05 (Benjamini and Hochberg 1995,
  * JRSS B 57:289): at most 5 % of the winners named are expected to be false. Not Holm's family-wise correction: with
  * 5 forks the smallest exact p is 2 ÷ C(10, 5) = 0.0079, so past 6 tests no winner could ever be named.
- * A cell reads the winner and its lead over the runner-up, "~" where the correction leaves no significant lead,
+ * A cell reads the winner and its lead over the runner-up, "~" and the two where the correction leaves no lead,
  * "too few forks" where the samples cannot reach p < 0.05 at all, and "no verdict" where a warm-up hit its cap.
  */
 public final class Verdicts {
@@ -50,6 +50,13 @@ public final class Verdicts {
     record Entry(String approach, List<Double> samples, boolean settled) {
         double median() {
             return Stats.median(samples);
+        }
+    }
+
+    /** A row and the result it came from: fork 1 of one result and fork 1 of another are two JVM starts. */
+    private record Row(CSVRecord csv, int source) {
+        String fork() {
+            return source + "/" + (csv.isMapped("fork") ? csv.get("fork") : "1");
         }
     }
 
@@ -115,9 +122,10 @@ public final class Verdicts {
      *         its block and the knobs that differ between scenarios (those all share are in {@code common})
      */
     static List<Contest> contests(List<Path> results, Map<String, String> common) {
-        Map<String, Map<String, List<CSVRecord>>> scenarios = new LinkedHashMap<>();
+        Map<String, Map<String, List<Row>>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, String>> knobsOf = new LinkedHashMap<>();
         for (Path result : results) {
+            int source = results.indexOf(result);
             for (CSVRecord row : ResultsCsv.rows(result)) {
                 Map<String, String> knobs = new LinkedHashMap<>();
                 Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
@@ -126,7 +134,7 @@ public final class Verdicts {
                 knobsOf.putIfAbsent(key, knobs);
                 scenarios.computeIfAbsent(key, k -> new LinkedHashMap<>())
                         .computeIfAbsent(row.get("strategy") + " · " + row.get("profile"), k -> new ArrayList<>())
-                        .add(row);
+                        .add(new Row(row, source));
             }
         }
         knobsOf.values().iterator().next().forEach((knob, value) -> {
@@ -150,13 +158,13 @@ public final class Verdicts {
     }
 
     /** @return the approaches that have the figure, with their fork medians */
-    private static List<Entry> entries(Map<String, List<CSVRecord>> approaches, Figure figure) {
+    private static List<Entry> entries(Map<String, List<Row>> approaches, Figure figure) {
         List<Entry> entries = new ArrayList<>();
         approaches.forEach((approach, rows) -> {
             List<Double> samples = forkMedians(rows, figure);
             if (!samples.isEmpty()) {
-                entries.add(new Entry(approach, samples, rows.stream().noneMatch(r -> r.isMapped("warmup_settled")
-                        && r.get("warmup_settled").equals("false"))));
+                entries.add(new Entry(approach, samples, rows.stream().map(Row::csv).noneMatch(r -> r.isMapped(
+                        "warmup_settled") && r.get("warmup_settled").equals("false"))));
             }
         });
         return entries;
@@ -207,8 +215,8 @@ public final class Verdicts {
         Entry second = contest.ranked().get(1);
         double lead = 100 * (first.median() - second.median()) / second.median();
         if (!significant) {
-            String tilde = String.format(Locale.ROOT, "~ (p %.3f)", contest.p());
-            return new Cell(null, lead, true, tilde, tilde);
+            return new Cell(null, lead, true, String.format(Locale.ROOT, "~ %s vs %s (p %.3f)", first.approach(),
+                    second.approach(), contest.p()), String.format(Locale.ROOT, "~ (p %.2f)", contest.p()));
         }
         return new Cell(first.approach(), lead, true, String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)",
                 first.approach(), lead, second.approach(), contest.p()),
@@ -216,12 +224,12 @@ public final class Verdicts {
     }
 
     /** @return per fork of the rows, the median of its repetitions' figure (absent figures left out) */
-    private static List<Double> forkMedians(List<CSVRecord> rows, Figure figure) {
+    private static List<Double> forkMedians(List<Row> rows, Figure figure) {
         Map<String, List<Double>> forks = new LinkedHashMap<>();
-        for (CSVRecord row : rows) {
-            double value = figure.value().applyAsDouble(row);
+        for (Row row : rows) {
+            double value = figure.value().applyAsDouble(row.csv());
             if (!Double.isNaN(value)) {
-                forks.computeIfAbsent(row.isMapped("fork") ? row.get("fork") : "1", k -> new ArrayList<>()).add(value);
+                forks.computeIfAbsent(row.fork(), k -> new ArrayList<>()).add(value);
             }
         }
         return forks.values().stream().map(Stats::median).toList();

@@ -51,7 +51,8 @@ class VerdictsTest {
         String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 1, 3, 5, 7, 9)
                 + forks(100, "reactive", "virtual", 2, 4, 6, 8, 10))));
 
-        assertThat(md).contains("| quick | ~ (p 0.690) |").doesNotContain("**");
+        assertThat(md).contains("| quick | ~ reactive · virtual vs scopeFork · virtual (p 0.690) |")
+                .doesNotContain("**");
     }
 
     /**
@@ -72,7 +73,8 @@ class VerdictsTest {
                     .append(forks(clients, "reactive", "virtual", 2, 4, 6, 8, 10));
         }
         assertThat(Verdicts.render(List.of(csv("family.csv", withTies.toString()))))
-                .contains("| quick concurrency=100 | ~ (p 0.032) |").doesNotContain("**")
+                .contains("| quick concurrency=100 | ~ scopeFork · virtual vs reactive · virtual (p 0.032) |")
+                .doesNotContain("**")
                 .contains("over the 5 tests");
     }
 
@@ -95,6 +97,18 @@ class VerdictsTest {
                 .contains("| quick | **scopeFork · virtual** +98.0 % vs scopeFork · platform"
                         + " (p 0.008) |");
         assertThatThrownBy(() -> Verdicts.render(List.of(virtual))).hasMessageContaining("has two approaches");
+    }
+
+    /** Fork 1 of one run and fork 1 of another are two JVM starts: two runs of 3 forks give 6 + 6 samples. */
+    @Test
+    void twoRunsOfTheSamePresetAddTheirForks() throws IOException {
+        Path a = csv("a.csv", forks(100, "scopeFork", "virtual", 200, 201, 202)
+                + forks(100, "reactive", "virtual", 100, 101, 102));
+        Path b = csv("b.csv", forks(100, "scopeFork", "virtual", 203, 204, 205)
+                + forks(100, "reactive", "virtual", 103, 104, 105));
+
+        assertThat(Verdicts.render(List.of(a, b))).contains("**scopeFork · virtual** +97.6 % vs reactive · virtual"
+                + " (p 0.002)");
     }
 
     @Test
