@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
@@ -49,9 +50,10 @@ class BreakerIntegrationTest {
     /** The bound for an answer while the breaker is open. */
     private static final long OPEN_ANSWER_MS = 50;
 
-    static final DownstreamProcess orders = start(Downstream.ORDERS);
-    static final TailDownstream products = new TailDownstream(catalogue(Downstream.PRODUCTS));
-    static final TailDownstream accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
+    /** Per class, not per JVM: {@link NettyBreakerIntegrationTest} runs these tests again, on fakes of its own. */
+    static DownstreamProcess orders;
+    static TailDownstream products;
+    static TailDownstream accounts;
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @LocalServerPort
@@ -64,6 +66,13 @@ class BreakerIntegrationTest {
         registry.add("fanout.downstreams.orders", orders::baseUrl);
         registry.add("fanout.downstreams.products", products::baseUrl);
         registry.add("fanout.downstreams.accounts", accounts::baseUrl);
+    }
+
+    @BeforeAll
+    static void startDownstreams() throws IOException {
+        orders = start(Downstream.ORDERS);
+        products = new TailDownstream(catalogue(Downstream.PRODUCTS));
+        accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
     }
 
     @AfterAll

@@ -25,6 +25,7 @@ import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.FanoutCallMeters;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -69,14 +70,19 @@ class FanoutNoLeakTest extends FanoutIntegrationTest {
     private static final List<String> HEDGES = List.of("", "", "&hedgeAfterMs=20", "&hedgeAfterMs=50");
 
     /** HTTP/1.1, its work on virtual threads: no platform thread of the caller's own joins the thread counts. */
-    private static final HttpClient caller = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private static HttpClient caller;   // per class: NettyFanoutNoLeakTest runs the test again
 
     @LocalServerPort
     int port;
 
     @Autowired
     FanoutCallMeters calls;
+
+    @BeforeAll
+    static void openCaller() {
+        caller = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    }
 
     @AfterAll
     static void closeCaller() {

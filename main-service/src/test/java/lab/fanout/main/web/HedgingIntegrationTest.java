@@ -22,6 +22,7 @@ import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,9 +54,10 @@ class HedgingIntegrationTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String ENDPOINT = "/backoffice/api/v1/backoffice/orders?";
 
-    static final TailDownstream orders = new TailDownstream(catalogue(Downstream.ORDERS));
-    static final TailDownstream products = new TailDownstream(catalogue(Downstream.PRODUCTS));
-    static final TailDownstream accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
+    /** Per class, not per JVM: {@link NettyHedgingIntegrationTest} runs these tests again, on fakes of its own. */
+    static TailDownstream orders;
+    static TailDownstream products;
+    static TailDownstream accounts;
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @LocalServerPort
@@ -87,6 +89,13 @@ class HedgingIntegrationTest {
             assertThat(pool.getTotalStats().getLeased()).as("leased").isZero();
             assertThat(asyncPool.getTotalStats().getLeased()).as("leased (reactive)").isZero();
         });
+    }
+
+    @BeforeAll
+    static void startDownstreams() throws IOException {
+        orders = new TailDownstream(catalogue(Downstream.ORDERS));
+        products = new TailDownstream(catalogue(Downstream.PRODUCTS));
+        accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
     }
 
     @AfterAll
