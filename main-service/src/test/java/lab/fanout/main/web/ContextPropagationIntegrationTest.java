@@ -18,10 +18,14 @@ import lab.fanout.main.client.RequestContext;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
+import zipkin2.reporter.brave.AsyncZipkinSpanHandler;
 
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.web.servlet.client.assertj.RestTestClientResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,6 +107,12 @@ class ContextPropagationIntegrationTest extends FanoutIntegrationTest {
             assertThat(seen.contains("threadLocal=" + requestId)).as("ThreadLocal at " + seen)
                     .isEqualTo(strategy == StrategyName.SEQUENTIAL);
         }
+    }
+
+    /** The tests' contexts set no Zipkin endpoint: then nothing reports to Zipkin (ZipkinExportSwitch), sampled or not. */
+    @Test
+    void reportsNoSpansToZipkinWithoutAnEndpoint(@Autowired ApplicationContext context) {
+        assertThat(context.getBeanNamesForType(AsyncZipkinSpanHandler.class)).isEmpty();
     }
 
     /** Inherited where the call runs on the binding thread itself, or in a scope forked inside the binding. */
