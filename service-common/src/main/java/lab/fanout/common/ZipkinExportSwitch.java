@@ -22,7 +22,8 @@ public class ZipkinExportSwitch implements EnvironmentPostProcessor {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         if (!environment.containsProperty(ENDPOINT)) {
-            environment.getPropertySources().addLast(new MapPropertySource("zipkinExportSwitch", Map.of(ENABLED, false)));
+            environment.getPropertySources()
+                    .addLast(new MapPropertySource("zipkinExportSwitch", Map.of(ENABLED, false)));
         }
     }
 }

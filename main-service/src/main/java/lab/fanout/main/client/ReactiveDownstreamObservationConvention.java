@@ -24,8 +24,8 @@ public class ReactiveDownstreamObservationConvention extends DefaultClientReques
 
     @Override
     public String getContextualName(ClientRequestObservationContext context) {
-        if (context.getRequest() != null
-                && context.getRequest().attributes().get(DownstreamObservationConvention.DOWNSTREAM) instanceof Downstream downstream) {
+        if (context.getRequest() != null && context.getRequest().attributes()
+                .get(DownstreamObservationConvention.DOWNSTREAM) instanceof Downstream downstream) {
             return DownstreamObservationConvention.spanName(context.getRequest().method().name(), downstream);
         }
         return super.getContextualName(context);

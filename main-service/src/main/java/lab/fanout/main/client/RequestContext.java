@@ -81,7 +81,10 @@ public final class RequestContext {
         return fanout.contextWrite(Context.of(Slf4jThreadLocalAccessor.KEY, Map.of(MDC_KEY, requestId)));
     }
 
-    /** @return what reached this thread, for the call's log line: {@code scopedValue=<id|unbound> threadLocal=<id|null>} */
+    /**
+     * @return what reached this thread, for the call's log line:
+     *         {@code scopedValue=<id|unbound> threadLocal=<id|null>}
+     */
     static String seenHere() {
         return "scopedValue=" + (SCOPED.isBound() ? SCOPED.get() : "unbound") + " threadLocal=" + PLAIN.get();
     }

@@ -103,7 +103,9 @@ public class Backoffice {
                 .filter(name -> !(strategies.get(name) instanceof AsyncFanoutStrategy)).toList();
     }
 
-    /** A checked request: {@link #answer()} or, for an {@link #async()} strategy, {@link #answerAsync()}. */
+    /**
+     * A checked request: {@link #answer(String)} or, for an {@link #async()} strategy, {@link #answerAsync(String)}.
+     */
     public static final class Fanout {
 
         private final StrategyName name;
@@ -119,7 +121,10 @@ public class Backoffice {
             this.cpuMs = cpuMs;
         }
 
-        /** @return whether the strategy blocks no thread ({@link AsyncFanoutStrategy}): answer with {@link #answerAsync()} */
+        /**
+         * @return whether the strategy blocks no thread ({@link AsyncFanoutStrategy}): answer with
+         *         {@link #answerAsync(String)}
+         */
         public boolean async() {
             return strategy instanceof AsyncFanoutStrategy;
         }

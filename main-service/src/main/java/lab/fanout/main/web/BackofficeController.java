@@ -59,8 +59,8 @@ class BackofficeController {
      * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
      *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
      *                but {@code none} with the reactive strategy, whose calls block no thread
-     * @param requestId {@code X-Request-Id}: the id bound for the calls' log lines ({@code client.RequestContext}); a new one
-     *                  when absent or not 1-64 plain characters
+     * @param requestId {@code X-Request-Id}: the id bound for the calls' log lines ({@code client.RequestContext}); a
+     *                  new one when absent or not 1-64 plain characters
      * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
      */
     @GetMapping({"/orders", "/orders/byRestTemplate"})

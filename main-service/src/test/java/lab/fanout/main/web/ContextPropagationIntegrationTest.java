@@ -109,7 +109,7 @@ class ContextPropagationIntegrationTest extends FanoutIntegrationTest {
         }
     }
 
-    /** The tests' contexts set no Zipkin endpoint: then nothing reports to Zipkin (ZipkinExportSwitch), sampled or not. */
+    /** The tests set no Zipkin endpoint: then nothing reports to Zipkin (ZipkinExportSwitch), sampled or not. */
     @Test
     void reportsNoSpansToZipkinWithoutAnEndpoint(@Autowired ApplicationContext context) {
         assertThat(context.getBeanNamesForType(AsyncZipkinSpanHandler.class)).isEmpty();
