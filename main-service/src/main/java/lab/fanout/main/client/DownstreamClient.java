@@ -11,6 +11,8 @@ import lab.fanout.common.CallBudget;
 import lab.fanout.common.Simulation;
 import lab.fanout.common.Slice;
 import lab.fanout.main.config.FanoutProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.ParameterizedTypeReference;
@@ -27,6 +29,9 @@ import org.springframework.web.reactive.function.client.WebClient;
  */
 @Component
 public class DownstreamClient {
+
+    /** DEBUG: one line per call, made where the call is made, with the context that reached it (RequestContext). */
+    private static final Logger log = LoggerFactory.getLogger(DownstreamClient.class);
 
     private final RestClient rest;
     private final WebClient web;
@@ -64,6 +69,7 @@ public class DownstreamClient {
         }
         DownstreamBreakers.Permit permit = breakers.acquire(downstream);
         Map<String, Object> query = query(slice, simulation);
+        logCall(downstream, slice);
         meters.started();
         List<T> body;
         try {
@@ -108,6 +114,7 @@ public class DownstreamClient {
             }
             DownstreamBreakers.Permit permit = breakers.acquire(downstream);
             Map<String, Object> query = query(slice, simulation);
+            logCall(downstream, slice);
             meters.started();
             return web.get().uri(template(downstream, query), query)
                     .attribute(DownstreamObservationConvention.DOWNSTREAM, downstream)
@@ -120,6 +127,14 @@ public class DownstreamClient {
                     .doOnCancel(permit::cancelled)
                     .doFinally(signal -> meters.ended());
         });
+    }
+
+    /** The MDC (traceId, spanId, requestId) is the log event's; the ScopedValue and the ThreadLocal are read here. */
+    private static void logCall(Downstream downstream, Slice slice) {
+        if (log.isDebugEnabled()) {
+            log.debug("GET {} slice {}/{}: {}", downstream.serviceName(), slice.index(), slice.count(),
+                    RequestContext.seenHere());
+        }
     }
 
     /** @return the fan-out's call meters: hedging's counters and the recent latency per downstream */

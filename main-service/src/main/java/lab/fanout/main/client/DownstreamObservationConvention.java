@@ -15,8 +15,11 @@ import org.springframework.http.client.observation.DefaultClientRequestObservati
  * knobs a caller forwards ({@code ?latencyMs={latencyMs}&...}) would make a new series per combination of knobs
  * (times every histogram bucket). The path is what the dashboards group by.
  * <p>
+ * Names the call's span for its downstream, {@code GET orders-service} (Spring's default, {@code http get}, is the same
+ * for all three calls of a waterfall); three names, so low-cardinality as a span name must be.
+ * <p>
  * The caller names the downstream in the request attribute {@link #DOWNSTREAM} (RestClient copies request attributes
- * to the {@code ClientHttpRequest}); a call without it keeps Spring's default.
+ * to the {@code ClientHttpRequest}); a call without it keeps Spring's defaults.
  */
 public class DownstreamObservationConvention extends DefaultClientRequestObservationConvention {
 
@@ -30,6 +33,20 @@ public class DownstreamObservationConvention extends DefaultClientRequestObserva
             return KeyValue.of(ClientHttpObservationDocumentation.LowCardinalityKeyNames.CLIENT_NAME, downstream.serviceName());
         }
         return super.clientName(context);
+    }
+
+    @Override
+    public String getContextualName(ClientRequestObservationContext context) {
+        if (context.getCarrier() != null
+                && context.getCarrier().getAttributes().get(DOWNSTREAM) instanceof Downstream downstream) {
+            return spanName(context.getCarrier().getMethod().name(), downstream);
+        }
+        return super.getContextualName(context);
+    }
+
+    /** @return the span name of a call to {@code downstream}, e.g. {@code GET orders-service} */
+    static String spanName(String method, Downstream downstream) {
+        return method + " " + downstream.serviceName();
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.springframework.web.reactive.function.client.DefaultClientRequestObse
 /**
  * {@link DownstreamObservationConvention} for WebClient, which has its own convention type: the same
  * {@code client_name} (the downstream's service name, from the request attribute
- * {@link DownstreamObservationConvention#DOWNSTREAM}) and the same path-only {@code uri}.
+ * {@link DownstreamObservationConvention#DOWNSTREAM}), the same path-only {@code uri} and the same span name.
  */
 public class ReactiveDownstreamObservationConvention extends DefaultClientRequestObservationConvention {
 
@@ -20,6 +20,15 @@ public class ReactiveDownstreamObservationConvention extends DefaultClientReques
             return KeyValue.of(ClientHttpObservationDocumentation.LowCardinalityKeyNames.CLIENT_NAME, downstream.serviceName());
         }
         return super.clientName(context);
+    }
+
+    @Override
+    public String getContextualName(ClientRequestObservationContext context) {
+        if (context.getRequest() != null && context.getRequest().attributes()
+                .get(DownstreamObservationConvention.DOWNSTREAM) instanceof Downstream downstream) {
+            return DownstreamObservationConvention.spanName(context.getRequest().method().name(), downstream);
+        }
+        return super.getContextualName(context);
     }
 
     @Override

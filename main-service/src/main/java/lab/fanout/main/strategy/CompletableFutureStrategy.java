@@ -71,10 +71,11 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     @Override
     public Fetched fetch(FanoutCalls calls) {
         AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
+        CallContext context = CallContext.capture();
         List<Started> started = new ArrayList<>();
         for (FanoutCall<?> call : calls.all()) {
             try {
-                started.add(start(call, firstFailure));
+                started.add(start(call, context, firstFailure));
             } catch (OutOfMemoryError e) {
                 FanoutException threadLimit = FanoutException.threadLimit(e, call.downstream());   // or rethrows e
                 cancelAndAwait(started, calls);
@@ -111,12 +112,15 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
     }
 
     /**
+     * @param context the request's, captured on the request thread
      * @throws OutOfMemoryError           when the executor cannot start a thread for the call's first attempt
      * @throws RejectedExecutionException when the executor refuses it (a full bounded pool)
      */
-    private <T> Started start(FanoutCall<T> call, AtomicReference<RuntimeException> firstFailure) {
+    private <T> Started start(FanoutCall<T> call, CallContext context,
+                              AtomicReference<RuntimeException> firstFailure) {
         BoundedPool.Tasks tasks = executor instanceof BoundedPool pool ? pool.tasks() : null;
-        Executor on = tasks != null ? tasks : executor;
+        // every task of the call, a hedge's second copy too, runs with the request's trace and MDC (CallContext)
+        Executor on = context.carriedBy(tasks != null ? tasks : executor);
         BooleanSupplier withdraw = tasks != null ? tasks::withdraw : () -> false;
         Optional<Duration> delay = call.hedgeDelay();
         if (delay.isPresent()) {

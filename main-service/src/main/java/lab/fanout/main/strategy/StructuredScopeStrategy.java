@@ -43,9 +43,11 @@ class StructuredScopeStrategy implements FanoutStrategy {
     public Fetched fetch(FanoutCalls calls) {
         try (var scope = StructuredTaskScope.open(Joiner.awaitAllSuccessfulOrThrow(),
                 config -> config.withTimeout(calls.deadline().remaining()).withName("fanout"))) {
+            // forked threads inherit the request's ScopedValues, not its ThreadLocals: the trace and MDC are set again
+            CallContext context = CallContext.capture();
             List<Subtask<? extends List<?>>> subtasks = new ArrayList<>();
             for (FanoutCall<?> call : calls.all()) {
-                subtasks.add(scope.fork(() -> hedged(call)));
+                subtasks.add(scope.fork(context.wrap(() -> hedged(call, context))));
             }
             scope.join();
             return calls.fetched(subtasks.stream().map(Subtask::get).toList());
@@ -65,7 +67,7 @@ class StructuredScopeStrategy implements FanoutStrategy {
      * the connection at once. An interrupt from the outer scope (a sibling failed, the deadline) ends the race the
      * same way.
      */
-    private static <T> List<T> hedged(FanoutCall<T> call) throws InterruptedException {
+    private static <T> List<T> hedged(FanoutCall<T> call, CallContext context) throws InterruptedException {
         Optional<Duration> delay = call.hedgeDelay();
         if (delay.isEmpty()) {
             return call.fetch();
@@ -74,7 +76,7 @@ class StructuredScopeStrategy implements FanoutStrategy {
         AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
         try (var race = StructuredTaskScope.open(Joiner.<List<T>>anySuccessfulResultOrThrow(),
                 config -> config.withName("fanout-hedge"))) {
-            race.fork(() -> {
+            race.fork(context.wrap(() -> {
                 try {
                     return call.fetch();
                 } catch (RuntimeException e) {
@@ -83,13 +85,13 @@ class StructuredScopeStrategy implements FanoutStrategy {
                 } finally {
                     firstEnded.countDown();
                 }
-            });
-            race.fork(() -> {
+            }));
+            race.fork(context.wrap(() -> {
                 if (firstEnded.await(delay.get().toNanos(), TimeUnit.NANOSECONDS)) {
                     throw new HedgeNotSent();   // the first attempt ended in time; a failure is not retried
                 }
                 return call.fetchHedge(new Exchange());
-            });
+            }));
             return race.join();
         } catch (StructuredTaskScope.FailedException e) {
             // the first failure in completion order, unless that was the hedge not sent after the first had failed

@@ -10,6 +10,7 @@ import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Deadline;
 import lab.fanout.main.client.DownstreamClient;
 import lab.fanout.main.client.FanoutException;
+import lab.fanout.main.client.RequestContext;
 import lab.fanout.main.config.FanoutProperties;
 import lab.fanout.main.strategy.AsyncFanoutStrategy;
 import lab.fanout.main.strategy.FanoutCalls;
@@ -42,6 +43,8 @@ public class Backoffice {
 
     public static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     public static final String THREAD_HEADER = "X-Fanout-Request-Thread";
+    /** The caller's request id, if any: bound for the fan-out's calls and their log lines ({@link RequestContext}). */
+    public static final String REQUEST_ID_HEADER = "X-Request-Id";
     /** The messages of the {@code width} and {@code cpuMs} range constraints, the same on every server. */
     public static final String WIDTH_RANGE = "must be between 1 and " + FanoutCalls.MAX_WIDTH;
     /** CPU-ms per request at most ({@link CpuWork}). */
@@ -100,7 +103,9 @@ public class Backoffice {
                 .filter(name -> !(strategies.get(name) instanceof AsyncFanoutStrategy)).toList();
     }
 
-    /** A checked request: {@link #answer()} or, for an {@link #async()} strategy, {@link #answerAsync()}. */
+    /**
+     * A checked request: {@link #answer(String)} or, for an {@link #async()} strategy, {@link #answerAsync(String)}.
+     */
     public static final class Fanout {
 
         private final StrategyName name;
@@ -116,22 +121,28 @@ public class Backoffice {
             this.cpuMs = cpuMs;
         }
 
-        /** @return whether the strategy blocks no thread ({@link AsyncFanoutStrategy}): answer with {@link #answerAsync()} */
+        /**
+         * @return whether the strategy blocks no thread ({@link AsyncFanoutStrategy}): answer with
+         *         {@link #answerAsync(String)}
+         */
         public boolean async() {
             return strategy instanceof AsyncFanoutStrategy;
         }
 
         /**
-         * Runs a blocking strategy's fan-out on the calling thread, then the {@code cpuMs} work.
+         * Runs a blocking strategy's fan-out on the calling thread with the request id bound
+         * ({@link RequestContext#call}), then the {@code cpuMs} work.
+         *
+         * @param requestId the caller's {@code X-Request-Id}, or null ({@link RequestContext#requestId})
          *
          * @return 200 with every order joined ({@link OrderView#join})
          * @throws FanoutException a failed or late downstream, as problem+json with the headers
          */
-        public ResponseEntity<List<OrderView>> answer() {
+        public ResponseEntity<List<OrderView>> answer(@Nullable String requestId) {
             boolean virtual = Thread.currentThread().isVirtual();
             Fetched fetched;
             try {
-                fetched = strategy.fetch(calls);
+                fetched = RequestContext.call(RequestContext.requestId(requestId), () -> strategy.fetch(calls));
             } catch (FanoutException e) {
                 throw problem(e, virtual);
             } finally {
@@ -142,13 +153,17 @@ public class Backoffice {
 
         /**
          * The async strategy's fan-out, started when subscribed; {@code cpuMs} runs on the thread that completes the
-         * join. {@code X-Fanout-Request-Thread} names the thread that calls this.
+         * join. {@code X-Fanout-Request-Thread} names the thread that calls this. The request id rides in the Mono's
+         * Reactor context ({@link RequestContext#carriedBy}).
+         *
+         * @param requestId the caller's {@code X-Request-Id}, or null ({@link RequestContext#requestId})
          *
          * @return a Mono of the answer, or of the {@link FanoutException} problem
          */
-        public Mono<ResponseEntity<List<OrderView>>> answerAsync() {
+        public Mono<ResponseEntity<List<OrderView>>> answerAsync(@Nullable String requestId) {
             boolean virtual = Thread.currentThread().isVirtual();
-            return ((AsyncFanoutStrategy) strategy).fetchAsync(calls)
+            return RequestContext.carriedBy(RequestContext.requestId(requestId),
+                            ((AsyncFanoutStrategy) strategy).fetchAsync(calls))
                     .map(fetched -> answer(fetched, virtual))
                     .onErrorMap(FanoutException.class, e -> problem(e, virtual))
                     .doFinally(signal -> calls.answered(name));   // also when the caller went away (cancel)

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -58,6 +59,8 @@ class BackofficeController {
      * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
      *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
      *                but {@code none} with the reactive strategy, whose calls block no thread
+     * @param requestId {@code X-Request-Id}: the id bound for the calls' log lines ({@code client.RequestContext}); a
+     *                  new one when absent or not 1-64 plain characters
      * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
      */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
@@ -67,8 +70,9 @@ class BackofficeController {
                   @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging,
                   @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
                   @Max(value = CpuWork.MAX_MS, message = Backoffice.CPU_RANGE) int cpuMs,
-                  @RequestParam(defaultValue = "none") Pinning pinning) {
+                  @RequestParam(defaultValue = "none") Pinning pinning,
+                  @RequestHeader(name = Backoffice.REQUEST_ID_HEADER, required = false) @Nullable String requestId) {
         Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning);
-        return fanout.async() ? fanout.answerAsync() : fanout.answer();
+        return fanout.async() ? fanout.answerAsync(requestId) : fanout.answer(requestId);
     }
 }

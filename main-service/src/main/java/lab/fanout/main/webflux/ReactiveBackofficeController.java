@@ -21,6 +21,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -58,11 +59,12 @@ class ReactiveBackofficeController {
             @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging,
             @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
             @Max(value = Backoffice.MAX_CPU_MS, message = Backoffice.CPU_RANGE) int cpuMs,
-            @RequestParam(defaultValue = "none") Pinning pinning) {
+            @RequestParam(defaultValue = "none") Pinning pinning,
+            @RequestHeader(name = Backoffice.REQUEST_ID_HEADER, required = false) @Nullable String requestId) {
         Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning);
         if (fanout.async()) {
-            return fanout.answerAsync();
+            return fanout.answerAsync(requestId);
         }
-        return Mono.fromCallable(fanout::answer).subscribeOn(blocking);
+        return Mono.fromCallable(() -> fanout.answer(requestId)).subscribeOn(blocking);
     }
 }
