@@ -15,7 +15,7 @@ public enum Strategy {
     THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "threadPerTask", "CompletableFuture",
             "newThreadPerTaskExecutor", "threadPerTask", "threads"),
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtualThreadPerTask",
-            "CompletableFuture", "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask", "virtual"),
+            "CompletableFuture", "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask"),
     SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "ScopeFork", "StructuredTaskScope", "structured", "scope"),
     REACTIVE("reactive", Shape.PARALLEL, "reactive", "Mono.zip", "WebClient (HttpClient 5 async)", "webclient"),
     BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "boundedPool", "CompletableFuture",

@@ -21,7 +21,7 @@ class StrategyTest {
                 + "completableFuture, completableFutureWithThreadTaskExecutor, "
                 + "completableFutureWithVirtualTaskExecutor, "
                 + "scopeFork, reactive, completableFutureWithBoundedPool] (aliases: seq, cf, commonPool, "
-                + "threadPerTask, threads, virtualThreadPerTask, virtual, structured, scope, webclient, boundedPool, "
+                + "threadPerTask, threads, virtualThreadPerTask, structured, scope, webclient, boundedPool, "
                 + "pool, bulkhead)");
     }
 

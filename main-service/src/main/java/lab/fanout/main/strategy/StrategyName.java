@@ -16,7 +16,7 @@ public enum StrategyName {
     /** CompletableFuture.supplyAsync on a new platform thread per call. */
     THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", "threadPerTask", "threads"),
     /** CompletableFuture.supplyAsync on a new virtual thread per call. */
-    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", "virtualThreadPerTask", "virtual"),
+    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", "virtualThreadPerTask"),
     /** StructuredTaskScope (JDK 25 preview, JEP 505): a virtual thread per call, siblings cancelled on failure. */
     SCOPE_FORK("scopeFork", "structured", "scope"),
     /** WebClient on HttpClient 5's async client, joined with Mono.zip: no thread waits, siblings cancelled on failure. */

@@ -31,10 +31,18 @@ class StrategyNameTest {
 
     @ParameterizedTest
     @CsvSource({"seq, SEQUENTIAL", "cf, COMPLETABLE_FUTURE", "threads, THREAD_PER_TASK",
-            "virtual, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK", "webclient, REACTIVE", "pool, BOUNDED_POOL",
+            "virtualThreadPerTask, VIRTUAL_THREAD_PER_TASK", "scope, SCOPE_FORK", "webclient, REACTIVE", "pool, BOUNDED_POOL",
             "boundedPool, BOUNDED_POOL", "bulkhead, BOUNDED_POOL"})
     void knowsTheShortAliases(String alias, StrategyName strategy) {
         assertThat(StrategyName.fromParameter(alias)).isEqualTo(strategy);
+    }
+
+    /** A strategy's name never reads as a request-thread profile's (virtual, platform, netty): one name, one thing. */
+    @ParameterizedTest
+    @CsvSource({"virtual", "platform", "netty"})
+    void aProfileNameIsNoStrategy(String profile) {
+        assertThatIllegalArgumentException().isThrownBy(() -> StrategyName.fromParameter(profile))
+                .withMessageStartingWith("'" + profile + "' is not one of [sequential, ");
     }
 
     @Test

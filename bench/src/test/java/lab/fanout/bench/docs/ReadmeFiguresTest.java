@@ -1,0 +1,129 @@
+package lab.fanout.bench.docs;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.report.ResultsCsv;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's front-page figures against the committed results they come from: docs/front-page-figures.yaml names
+ * each figure's text, results CSV, column and cells; the figure is computed anew from the CSV (per cell, the median
+ * over forks of each fork's repetitions' median) and must read exactly as the README says, so that a table or a
+ * finding cannot drift from its data.
+ */
+class ReadmeFiguresTest {
+
+    /** A figure of the README: its exact text, and where it comes from. */
+    record Claim(String text, String csv, String column, Map<String, List<String>> where) {
+    }
+
+    private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\d])\\d[\\d,]*(?:\\.\\d+)?");
+    private static final List<String> CELL = List.of("block", "strategy", "profile", "tomcat_threads_max",
+            "pool_max_total", "db_pool", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
+
+    @Test
+    void everyFigureReadsAsItsResultsGiveIt() throws IOException {
+        String readme = Files.readString(DocLinksTest.ROOT.resolve("README.md"));
+        List<Claim> claims = claims(DocLinksTest.ROOT.resolve("docs/front-page-figures.yaml"));
+        assertThat(claims).as("claims").hasSizeGreaterThan(10);
+        List<String> wrong = new ArrayList<>();
+        for (Claim claim : claims) {
+            String computed = render(claim, DocLinksTest.ROOT.resolve("docs/results").resolve(claim.csv()));
+            if (!computed.equals(claim.text())) {
+                wrong.add("'" + claim.text() + "': " + claim.csv() + " gives '" + computed + "'");
+            } else if (!readme.contains(claim.text())) {
+                wrong.add("'" + claim.text() + "' is not in README.md");
+            }
+        }
+        assertThat(wrong).as("figures the README gets wrong").isEmpty();
+    }
+
+    /** The check itself: a figure one off its CSV fails, with both readings. */
+    @Test
+    void aFigureItsCsvDoesNotGiveIsFound(@TempDir Path dir) throws IOException {
+        Path csv = Files.writeString(dir.resolve("r.csv"), "block,strategy,profile,concurrency,fork,"
+                + "p99_ms,throughput_req_per_s\nq,a,virtual,10,1,,100\nq,a,virtual,10,1,,104\nq,a,virtual,10,2,,110\n"
+                + "q,a,virtual,10,3,,90\nq,b,virtual,10,1,,1500.4\nq,b,platform,10,1,,7\n");
+        Claim range = new Claim("102–1,500 req/s", "r.csv", "throughput_req_per_s",
+                Map.of("profile", List.of("virtual")));
+        assertThat(render(range, csv)).isEqualTo("102–1,500 req/s");
+        assertThat(render(new Claim("101–1,500 req/s", "r.csv", "throughput_req_per_s",
+                Map.of("profile", List.of("virtual"))), csv)).isEqualTo("102–1,500 req/s");
+        assertThat(render(new Claim("b 7.0", "r.csv", "throughput_req_per_s", Map.of("strategy", List.of("b"),
+                "profile", List.of("platform"))), csv)).isEqualTo("b 7.0");
+    }
+
+    static List<Claim> claims(Path yaml) throws IOException {
+        return new YAMLMapper().readValue(yaml.toFile(), new TypeReference<List<Claim>>() { });
+    }
+
+    /**
+     * @return the claim's text with its number or range replaced by what the CSV gives, at the text's decimals
+     * @throws IllegalArgumentException when no row matches, or the text holds no number
+     */
+    static String render(Claim claim, Path csv) {
+        Map<String, List<Double>> cells = new LinkedHashMap<>();
+        Map<String, Map<String, List<Double>>> forks = new LinkedHashMap<>();
+        for (CSVRecord row : ResultsCsv.rows(csv)) {
+            if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
+                String cell = CELL.stream().filter(row::isMapped).map(row::get).collect(Collectors.joining("|"));
+                forks.computeIfAbsent(cell, k -> new LinkedHashMap<>())
+                        .computeIfAbsent(row.isMapped("fork") ? row.get("fork") : "1", k -> new ArrayList<>())
+                        .add(Double.parseDouble(row.get(claim.column())));
+            }
+        }
+        if (forks.isEmpty()) {
+            throw new IllegalArgumentException(claim.csv() + ": no row matches " + claim.where());
+        }
+        forks.forEach((cell, samples) -> cells.put(cell, List.of(Stats.median(samples.values().stream()
+                .map(Stats::median).toList()))));
+        List<Double> medians = cells.values().stream().map(v -> v.get(0)).sorted().toList();
+        Matcher m = NUMBER.matcher(claim.text());
+        if (!m.find()) {
+            throw new IllegalArgumentException("'" + claim.text() + "' holds no number");
+        }
+        int decimals = m.group().contains(".") ? m.group().length() - m.group().indexOf('.') - 1 : 0;
+        String low = format(medians.get(0), decimals);
+        String high = format(medians.get(medians.size() - 1), decimals);
+        String figure = low.equals(high) ? low : low + "–" + high;
+        int end = claim.text().startsWith("–", m.end()) && NUMBER.matcher(claim.text()).region(m.end() + 1,
+                claim.text().length()).lookingAt() ? endOfRange(claim.text(), m.end() + 1) : m.end();
+        return claim.text().substring(0, m.start()) + figure + claim.text().substring(end);
+    }
+
+    private static int endOfRange(String text, int from) {
+        Matcher m = NUMBER.matcher(text).region(from, text.length());
+        m.lookingAt();
+        return m.end();
+    }
+
+    private static boolean matches(CSVRecord row, Map<String, List<String>> where) {
+        return where.entrySet().stream().allMatch(w -> row.isMapped(w.getKey())
+                && w.getValue().stream().map(String::valueOf).anyMatch(row.get(w.getKey())::equals));
+    }
+
+    /** @return e.g. 1,254 or 0.64: half up at the decimals, thousands separated by commas */
+    static String format(double value, int decimals) {
+        BigDecimal rounded = BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP);
+        return String.format(Locale.ROOT, "%,." + decimals + "f", rounded);
+    }
+}
