@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
@@ -162,23 +163,38 @@ public final class Comparison {
     }
 
     private static Samples samples(List<CSVRecord> rows) {
-        Map<String, List<CSVRecord>> forks = rows.stream().collect(Collectors.groupingBy(
-                r -> r.isMapped("fork") ? r.get("fork") : "1", LinkedHashMap::new, Collectors.toList()));
+        boolean forked = rows.stream().map(Comparison::fork).distinct().count() > 1;
+        Function<CSVRecord, String> sample = forked ? Comparison::fork : r -> String.valueOf(r.getRecordNumber());
         Map<String, List<Double>> figures = new LinkedHashMap<>();
-        FIGURES.keySet().forEach(f -> figures.put(f, forks.size() > 1
-                ? forks.values().stream().map(fork -> Stats.median(values(fork, f))).filter(v -> v != null).toList()
-                : values(rows, f)));
+        FIGURES.keySet().forEach(f -> figures.put(f, forkMedians(rows, sample, r -> number(r, f))));
         return new Samples(figures, anyFalse(rows, "warmup_settled") ? "warm-up capped"
                 : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : null);
+    }
+
+    /** @return per fork ({@code fork}: a row's JVM start), the median of its rows' figure (NaN: no sample) */
+    static <R> List<Double> forkMedians(List<R> rows, Function<R, String> fork, ToDoubleFunction<R> figure) {
+        Map<String, List<Double>> forks = new LinkedHashMap<>();
+        for (R row : rows) {
+            double value = figure.applyAsDouble(row);
+            if (!Double.isNaN(value)) {
+                forks.computeIfAbsent(fork.apply(row), k -> new ArrayList<>()).add(value);
+            }
+        }
+        return forks.values().stream().map(Stats::median).toList();
+    }
+
+    /** @return the row's fork, "1" in results made before forks */
+    static String fork(CSVRecord row) {
+        return row.isMapped("fork") ? row.get("fork") : "1";
+    }
+
+    /** @return the column's number, NaN where the row lacks the column or leaves it empty */
+    static double number(CSVRecord row, String column) {
+        return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
     }
 
     /** @return true when the column exists (older results lack the newer ones) and a row reads false */
     private static boolean anyFalse(List<CSVRecord> rows, String column) {
         return rows.stream().anyMatch(r -> r.isMapped(column) && r.get(column).equals("false"));
-    }
-
-    /** @return the column's numbers; an absent figure (an empty field) is no sample, not a 0 */
-    private static List<Double> values(List<CSVRecord> rows, String column) {
-        return rows.stream().map(r -> r.get(column)).filter(v -> !v.isEmpty()).map(Double::parseDouble).toList();
     }
 }

@@ -36,11 +36,11 @@ public final class Verdicts {
     }
 
     static final List<Figure> FIGURES = List.of(
-            new Figure("req/s", true, row -> number(row, "throughput_req_per_s")),
-            new Figure("p99 ms", false, row -> number(row, "p99_ms")),
-            new Figure("CPU-ms per request", false, row -> number(row, "cpu_ms_per_req_main")),
-            new Figure("MiB held in flight", false, row -> number(row, "heap_after_gc_mib")
-                    + number(row, "thread_stacks_committed_mib")));
+            new Figure("req/s", true, row -> Comparison.number(row, "throughput_req_per_s")),
+            new Figure("p99 ms", false, row -> Comparison.number(row, "p99_ms")),
+            new Figure("CPU-ms per request", false, row -> Comparison.number(row, "cpu_ms_per_req_main")),
+            new Figure("MiB held in flight", false, row -> Comparison.number(row, "heap_after_gc_mib")
+                    + Comparison.number(row, "thread_stacks_committed_mib")));
 
     /** One scenario × figure: the approaches ranked best first, and its test's p-value (NaN: not tested). */
     record Contest(String scenario, Figure figure, List<Entry> ranked, String undecided, double p) {
@@ -56,7 +56,7 @@ public final class Verdicts {
     /** A row and the result it came from: fork 1 of one result and fork 1 of another are two JVM starts. */
     private record Row(CSVRecord csv, int source) {
         String fork() {
-            return source + "/" + (csv.isMapped("fork") ? csv.get("fork") : "1");
+            return source + "/" + Comparison.fork(csv);
         }
     }
 
@@ -161,7 +161,7 @@ public final class Verdicts {
     private static List<Entry> entries(Map<String, List<Row>> approaches, Figure figure) {
         List<Entry> entries = new ArrayList<>();
         approaches.forEach((approach, rows) -> {
-            List<Double> samples = forkMedians(rows, figure);
+            List<Double> samples = Comparison.forkMedians(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
             if (!samples.isEmpty()) {
                 entries.add(new Entry(approach, samples, rows.stream().map(Row::csv).noneMatch(r -> r.isMapped(
                         "warmup_settled") && r.get("warmup_settled").equals("false"))));
@@ -221,22 +221,6 @@ public final class Verdicts {
         return new Cell(first.approach(), lead, true, String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)",
                 first.approach(), lead, second.approach(), contest.p()),
                 String.format(Locale.ROOT, "%s %+.0f %%", first.approach(), lead));
-    }
-
-    /** @return per fork of the rows, the median of its repetitions' figure (absent figures left out) */
-    private static List<Double> forkMedians(List<Row> rows, Figure figure) {
-        Map<String, List<Double>> forks = new LinkedHashMap<>();
-        for (Row row : rows) {
-            double value = figure.value().applyAsDouble(row.csv());
-            if (!Double.isNaN(value)) {
-                forks.computeIfAbsent(row.fork(), k -> new ArrayList<>()).add(value);
-            }
-        }
-        return forks.values().stream().map(Stats::median).toList();
-    }
-
-    private static double number(CSVRecord row, String column) {
-        return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
     }
 
     private static double[] array(List<Double> v) {
