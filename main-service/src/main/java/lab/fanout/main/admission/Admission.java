@@ -1,9 +1,11 @@
 package lab.fanout.main.admission;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import com.netflix.concurrency.limits.Limit;
@@ -14,6 +16,7 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import lab.fanout.main.config.AdmissionProperties;
 import lab.fanout.main.config.AdmissionProperties.Mode;
 
@@ -23,7 +26,9 @@ import lab.fanout.main.config.AdmissionProperties.Mode;
  * keeps the count without a limit, so that the in-flight gauge reads the same in every mode.
  * <p>
  * Metrics: {@code fanout_admission_in_flight}, {@code fanout_admission_limit} (absent when off),
- * {@code fanout_admission_requests_total{outcome=admitted|rejected|expired}}.
+ * {@code fanout_admission_requests_total{outcome=admitted|rejected|expired}}, and
+ * {@code fanout_admission_queue_wait_seconds}: how long each request's task waited to run after Tomcat's poller handed
+ * it over, for a request thread (platform) or a carrier (virtual) ({@link QueuedRequests}).
  */
 public final class Admission {
 
@@ -36,6 +41,7 @@ public final class Admission {
     private final Counter admitted;
     private final Counter rejected;
     private final Counter expired;
+    private final Timer queueWait;
 
     /**
      * @param maxHeapBytes the heap the ceiling is derived from, bytes ({@link AdmissionProperties#ceiling})
@@ -70,8 +76,12 @@ public final class Admission {
         }
         this.admitted = outcome(meters, "admitted", "let in");
         this.rejected = outcome(meters, "rejected", "answered overloaded: the limit was reached");
-        this.expired = outcome(meters, "expired", "answered overloaded: queued for a request thread past the"
-                + " deadline");
+        this.expired = outcome(meters, "expired", "answered overloaded: waited to run (for a request"
+                + " thread or a carrier) past the deadline");
+        this.queueWait = Timer.builder("fanout.admission.queue.wait").description("how long a request's task waited"
+                + " to run after Tomcat's poller handed it over: for a request thread (platform) or a carrier (virtual)")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30)).register(meters);
     }
 
     private static Counter outcome(MeterRegistry meters, String outcome, String description) {
@@ -89,6 +99,11 @@ public final class Admission {
     }
 
     /** Counts a request that waited for a request thread past its deadline and was answered without starting. */
+    /** @param nanos how long a request's task waited to run, ns */
+    void queued(long nanos) {
+        queueWait.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
     void expired() {
         expired.increment();
     }

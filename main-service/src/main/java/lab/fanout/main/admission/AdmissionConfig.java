@@ -14,10 +14,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.info.InfoContributor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnThreading;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
-import org.springframework.boot.thread.Threading;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -118,12 +116,11 @@ class AdmissionConfig {
     }
 
     /**
-     * Platform request threads with {@code fanout.admission.expire-queued} (on by default): Tomcat's protocol with a
-     * request-thread pool that records when each request began to wait ({@link QueuedRequests}).
+     * Tomcat with {@code fanout.admission.expire-queued} (on by default): a protocol whose request executor, the
+     * platform pool or Boot's virtual-thread executor, records when each request began to wait ({@link QueuedRequests}).
      */
     @Bean
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    @ConditionalOnThreading(Threading.PLATFORM)
     @ConditionalOnBooleanProperty(name = "fanout.admission.expire-queued", matchIfMissing = true)
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> queueTimedPool() {
         return factory -> factory.setProtocol(QueuedRequests.Protocol.class.getName());

@@ -72,12 +72,14 @@ final class AdmissionFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        OptionalLong queuedAt = QueuedRequests.queuedAt();
+        OptionalLong queuedAt = QueuedRequests.takeQueuedAt();
         long queuedNanos = queuedAt.isPresent() ? System.nanoTime() - queuedAt.getAsLong() : 0;
+        queuedAt.ifPresent(at -> admission.queued(queuedNanos));
         if (queuedNanos > deadline.toNanos() && admission.limit().isPresent()) {   // mode off: the baseline, no shedding
             admission.expired();
-            overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms for a request"
-                    + " thread, past its deadline of " + deadline.toMillis() + " ms, and was not started",
+            overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms to run (for a"
+                    + " request thread or a carrier), past its deadline of " + deadline.toMillis() + " ms, and was"
+                    + " not started",
                     Map.of("queuedMs", queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
             return;
         }

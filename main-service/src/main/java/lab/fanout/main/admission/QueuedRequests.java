@@ -1,6 +1,7 @@
 package lab.fanout.main.admission;
 
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.coyote.http11.Http11NioProtocol;
@@ -8,16 +9,20 @@ import org.apache.tomcat.util.net.NioEndpoint;
 import org.apache.tomcat.util.threads.TaskQueue;
 import org.apache.tomcat.util.threads.TaskThreadFactory;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
+import org.apache.tomcat.util.threads.VirtualThreadExecutor;
 
 /**
- * When a request began to wait for a platform request thread. Tomcat hands each readable connection to its thread
- * pool, whose queue has no bound: past the pool's capacity, requests wait there, and a burst leaves a backlog whose
- * clients have long given up, which the threads then serve one by one (docs/overload.md). Tomcat keeps no arrival
- * time; {@link Protocol}'s pool, Tomcat's own in all else, records the time each task was queued, so that
- * {@link AdmissionFilter} can answer a request that waited past its deadline without starting it.
+ * When a request began to wait to run. Tomcat's poller hands each readable connection to the request executor as a
+ * task. With platform request threads the pool's queue has no bound: past the pool's capacity, requests wait there,
+ * and a burst leaves a backlog whose clients have long given up, which the threads then serve one by one
+ * (docs/overload.md). With virtual request threads each task gets a new thread at once, but that thread waits for a
+ * carrier, behind every other runnable virtual thread: on 2 cores in a burst of thousands, seconds. Tomcat keeps no
+ * arrival time; {@link Protocol}'s endpoint, Tomcat's own in all else, stamps each task as it is handed over, so that
+ * {@link AdmissionFilter} can time the wait and answer a request that waited past its deadline without starting it
+ * ({@code fanout.admission.expire-queued}, on by default).
  * <p>
- * Virtual request threads do not queue here (each request gets a new thread at once), so this applies to the
- * {@code platform} profile only ({@code fanout.admission.expire-queued}, on by default).
+ * A stamp is taken once ({@link #takeQueuedAt}): Tomcat may read a kept-alive connection's next request in the same
+ * task, and that request did not wait.
  */
 public final class QueuedRequests {
 
@@ -26,9 +31,13 @@ public final class QueuedRequests {
     private QueuedRequests() {
     }
 
-    /** @return when the running request's task was queued for a request thread ({@link System#nanoTime}), if known */
-    static OptionalLong queuedAt() {
+    /**
+     * @return when the running task was handed to the request executor ({@link System#nanoTime}), for the task's first
+     *         request only; empty for a later request of the same task, or where nothing stamped it
+     */
+    static OptionalLong takeQueuedAt() {
         Long at = QUEUED_AT.get();
+        QUEUED_AT.remove();
         return at == null ? OptionalLong.empty() : OptionalLong.of(at);
     }
 
@@ -44,11 +53,18 @@ public final class QueuedRequests {
     }
 
     /**
-     * Builds the pool where and as Tomcat builds its own ({@code AbstractEndpoint.createExecutor}), so that it stays
-     * Tomcat's internal pool: an executor set from outside would make Tomcat report its max threads as -1
+     * Platform: builds the pool where and as Tomcat builds its own ({@code AbstractEndpoint.createExecutor}), so that
+     * it stays Tomcat's internal pool: an executor set from outside would make Tomcat report its max threads as -1
      * ({@code tomcat_threads_config_max_threads}, the dashboards' thread bound), not resize it and not stop it.
+     * Virtual: Spring Boot sets a {@link VirtualThreadExecutor} from outside (so {@code createExecutor} is not
+     * called); it is wrapped to stamp each task, and stays Boot's otherwise.
      */
     private static final class Endpoint extends NioEndpoint {
+
+        @Override
+        public void setExecutor(Executor executor) {
+            super.setExecutor(executor instanceof VirtualThreadExecutor virtual ? stamping(virtual) : executor);
+        }
 
         @Override
         public void createExecutor() {
@@ -66,6 +82,22 @@ public final class QueuedRequests {
         }
     }
 
+    /** @return the executor, recording when each task was handed over, for the task's own thread to read */
+    static Executor stamping(Executor executor) {
+        return task -> executor.execute(stamped(task, System.nanoTime()));
+    }
+
+    private static Runnable stamped(Runnable task, long queued) {
+        return () -> {
+            QUEUED_AT.set(queued);
+            try {
+                task.run();
+            } finally {
+                QUEUED_AT.remove();
+            }
+        };
+    }
+
     /** Tomcat's pool, recording when each task was queued, for the task's own thread to read. */
     private static final class Stamping extends ThreadPoolExecutor {
 
@@ -75,15 +107,7 @@ public final class QueuedRequests {
 
         @Override
         public void execute(Runnable task) {
-            long queued = System.nanoTime();
-            super.execute(() -> {
-                QUEUED_AT.set(queued);
-                try {
-                    task.run();
-                } finally {
-                    QUEUED_AT.remove();
-                }
-            });
+            super.execute(stamped(task, System.nanoTime()));
         }
     }
 }

@@ -51,9 +51,9 @@ import org.springframework.validation.annotation.Validated;
  * @param connectionHeapShare the share of the max heap open connections may fill, 0.05..0.4 (default 0.3: 6,553
  *                        connections at 512 MiB, 10,000 or more from 781 MiB)
  * @param retryAfter      the {@code Retry-After} of an overloaded answer, whole seconds (default 1s)
- * @param expireQueued    platform request threads: answer a request that waited for a thread past the deadline
- *                        overloaded without starting it (default true; not with mode off, which sheds nothing;
- *                        docs/overload.md)
+ * @param expireQueued    Tomcat: answer a request that waited to run (for a platform thread, or a virtual thread
+ *                        for a carrier) past the deadline overloaded without starting it (default true; not with mode
+ *                        off, which sheds nothing; docs/overload.md)
  * @param refusalStatus   the HTTP status of an overloaded answer, 429 or 503 (default 429: Tomcat closes the
  *                        connection after every 503, so each refusal would cost its client a reconnect through
  *                        Tomcat's one acceptor; Netflix concurrency-limits' servlet filter and Kubernetes' API
