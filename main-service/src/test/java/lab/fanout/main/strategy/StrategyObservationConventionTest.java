@@ -13,7 +13,7 @@ class StrategyObservationConventionTest {
     @CsvSource(nullValues = "null", value = {
             "scopeFork, scopeFork",
             "seq, sequential",                // an alias counts as its strategy
-            "' VIRTUAL ', completableFutureWithVirtualTaskExecutor",
+            "' VIRTUALTHREADPERTASK ', completableFutureWithVirtualTaskExecutor",
             "null, none",                      // actuator, 404s
             "'', none",
             "fast, invalid",                   // never the raw input: one series per random string otherwise
