@@ -9,16 +9,16 @@ import java.util.stream.Stream;
  * so it keeps its own copy of the names and of what each does to the bound.
  */
 public enum Strategy {
-    SEQUENTIAL("sequential", Shape.SEQUENTIAL, "sequential", "Sequential", "", "seq"),
-    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "commonPool", "CompletableFuture",
-            "ForkJoinPool (common)", "cf", "commonPool"),
-    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "threadPerTask", "CompletableFuture",
+    SEQUENTIAL("sequential", Shape.SEQUENTIAL, "sequential", "", "seq"),
+    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "commonPool", "ForkJoinPool (common)", "cf",
+            "commonPool"),
+    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "threadPerTask",
             "newThreadPerTaskExecutor", "threadPerTask", "threads"),
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtualThreadPerTask",
-            "CompletableFuture", "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask"),
-    SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "ScopeFork", "StructuredTaskScope", "structured", "scope"),
-    REACTIVE("reactive", Shape.PARALLEL, "reactive", "Mono.zip", "WebClient (HttpClient 5 async)", "webclient"),
-    BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "boundedPool", "CompletableFuture",
+            "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask"),
+    SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "StructuredTaskScope", "structured", "scope"),
+    REACTIVE("reactive", Shape.PARALLEL, "reactive", "WebClient (HttpClient 5 async)", "webclient"),
+    BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "boundedPool",
             "ThreadPoolExecutor (bounded queue)", "boundedPool", "pool", "bulkhead");
 
     /** How the three downstream calls of one request run, which decides the ideal latency. */
@@ -36,16 +36,13 @@ public enum Strategy {
     private final String parameter;
     private final Shape shape;
     private final String shortName;
-    private final String concurrencyLabel;
     private final String executorLabel;
     private final List<String> aliases;
 
-    Strategy(String parameter, Shape shape, String shortName, String concurrencyLabel, String executorLabel,
-             String... aliases) {
+    Strategy(String parameter, Shape shape, String shortName, String executorLabel, String... aliases) {
         this.parameter = parameter;
         this.shape = shape;
         this.shortName = shortName;
-        this.concurrencyLabel = concurrencyLabel;
         this.executorLabel = executorLabel;
         this.aliases = List.of(aliases);
     }
@@ -79,11 +76,6 @@ public enum Strategy {
     /** @return a name short enough for chart axes, e.g. {@code threadPerTask} */
     public String shortName() {
         return shortName;
-    }
-
-    /** The seed table's "Concurrency" column. */
-    public String concurrencyLabel() {
-        return concurrencyLabel;
     }
 
     /** The seed table's "Executor" column. */

@@ -25,6 +25,9 @@ import lab.fanout.bench.model.Tail;
  */
 public final class ResultsMarkdown {
 
+    /** The first column: the strategy by the value {@code ?concurrency=} takes, as the README and docs name it. */
+    static final String STRATEGY = "Strategy (?concurrency=)";
+
     /** A column: its header and its cell. */
     private record Column(String header, Function<CellResult, Object> value) {
     }
@@ -151,7 +154,7 @@ public final class ResultsMarkdown {
         md.append("Cores                : ").append(first.deployment().cores())
                 .append(" (main-service's availableProcessors)\n```\n");
         List<Column> columns = new ArrayList<>(List.of(
-                new Column("Concurrency", r -> r.cell().strategy().concurrencyLabel()),
+                new Column(STRATEGY, r -> r.cell().strategy().toString()),
                 new Column("Executor", r -> r.cell().strategy().executorLabel())));
         varying.forEach(k -> columns.add(k.column));
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
@@ -218,7 +221,7 @@ public final class ResultsMarkdown {
     private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Column> columns) {
         md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n| ")
                 .append(columns.stream().map(Column::header).collect(Collectors.joining(" | "))).append(" |\n|");
-        columns.forEach(col -> md.append(col.header.equals("Concurrency") || col.header.equals("Executor")
+        columns.forEach(col -> md.append(col.header.equals(STRATEGY) || col.header.equals("Executor")
                 ? ":---|" : "---:|"));
         md.append('\n');
         for (CellResult r : rows) {

@@ -127,7 +127,8 @@ class ReportTest {
                 withJvm(same.get(0), 1, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=1")),
                 withJvm(same.get(1), 8, List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8")));
         md = ResultsMarkdown.render("t", List.of(), tuned, Map.of(), false);
-        assertThat(md).contains("| Concurrency | Executor | Pool size | JVM options | Common pool | Req./Sec.")
+        assertThat(md).contains("| Strategy (?concurrency=) | Executor | Pool size | JVM options | Common pool"
+                + " | Req./Sec.")
                 .contains("| -Djava.util.concurrent.ForkJoinPool.common.parallelism=8 | parallelism 8 |")
                 .contains("Carriers (virtual)   : parallelism 2, maxPoolSize 256, minRunnable 1")
                 .contains("GC and heap          : G1 Young Generation, G1 Old Generation; max heap 512 MB");
@@ -155,12 +156,12 @@ class ReportTest {
     void markdownShowsVaryingKnobsAsColumnsAndAbsentFiguresAsNa() {
         String md = ResultsMarkdown.render("t", List.of("Machine: test"), cells(),
                 Map.of("pool", List.of("pool-throughput.png")), false);
-        assertThat(md).contains("| Concurrency | Executor | Pool size | Req./Sec. median (CI · its confidence) |"
-                        + " Bound (limit) | Efficiency % (CI)")
+        assertThat(md).contains("| Strategy (?concurrency=) | Executor | Pool size | Req./Sec. median (CI · its"
+                        + " confidence) | Bound (limit) | Efficiency % (CI)")
                 .contains("Tomcat Thread Count  : 10").doesNotContain("Http Conn. Pool Size :")
-                .contains("| CompletableFuture | newVirtualThreadPerTaskExecutor | 100 | 480 (480–480 · 75 %)"
-                        + " | 500 (clients) | 96 (96–96) | 500 (clients) · n/a | 200 (200–200) / 250 (250–250)"
-                        + " / 250 (250–250) / 250 (250–250) | 9 (HTTP 503: 9)")
+                .contains("| completableFutureWithVirtualTaskExecutor | newVirtualThreadPerTaskExecutor | 100"
+                        + " | 480 (480–480 · 75 %) | 500 (clients) | 96 (96–96) | 500 (clients) · n/a"
+                        + " | 200 (200–200) / 250 (250–250) / 250 (250–250) / 250 (250–250) | 9 (HTTP 503: 9)")
                 // no /proc figures (as for --base-url): main-service from its own counter, the rest n/a and why;
                 // the heap after the cell is one reading (one fork)
                 .contains("| 40 (40–40) / 12 (12–12) | n/a / n/a | 0.50 (0.50–0.50) · n/a / n/a / n/a · n/a"
@@ -225,7 +226,7 @@ class ReportTest {
         List<CellResult> tail = List.of(TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0),
                 TailTest.cell("width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100", h, 12.0));
         String md = ResultsMarkdown.render("t", List.of(), tail, Map.of(), false);
-        assertThat(md).contains("| Concurrency | Executor | Query | Slow share (95 % CI) | "
+        assertThat(md).contains("| Strategy (?concurrency=) | Executor | Query | Slow share (95 % CI) | "
                         + "1 − (1 − p)^N (hedged: 1 − (1 − p²)^N) | p50 / p99 / p99.9 (ms) | Hedges: extra calls % |")
                 .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | "
                         + "3.0 % (N=3) → 0.03 % | 60 (n=1) / 1061 (n=1) / 1061 (n=1) | 0.4 (n=1) |");
@@ -244,7 +245,7 @@ class ReportTest {
         assertThat(Charts.write(dir, "scale", sweep)).hasSize(3)
                 .allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
         assertThat(ResultsMarkdown.render("t", List.of(), sweep, Map.of(), false))
-                .contains("| Concurrency | Executor | Concurrency Level | Req./Sec.");
+                .contains("| Strategy (?concurrency=) | Executor | Concurrency Level | Req./Sec.");
     }
 
     @Test
