@@ -77,7 +77,7 @@ final class Up implements Callable<Integer> {
         }
         if (withZipkin) {
             System.out.println("starting zipkin (log .lab/logs/zipkin.log) ...");
-            Process p = Zipkin.start(ws.zipkinJar(), ws.logDir().resolve("zipkin.log"), ws.repo());
+            Process p = Zipkin.LOCAL.start(ws.zipkinJar(), ws.logDir().resolve("zipkin.log"), ws.repo());
             state.put(RunState.ZIPKIN, p.pid(), Zipkin.PORT, null);
             state.save();
         }
@@ -93,7 +93,8 @@ final class Up implements Callable<Integer> {
         try {
             LaunchSpec launch = knobs.apply(LaunchSpec.defaults(ws.repo()));
             if (withZipkin) {
-                return launch.withAllProperties(Zipkin.serviceProperties(traceSampling == null ? 1.0 : traceSampling));
+                double sampling = traceSampling == null ? 1.0 : traceSampling;
+                return launch.withAllProperties(Zipkin.LOCAL.serviceProperties(sampling));
             }
             if (traceSampling != null) {
                 throw new IllegalArgumentException("--trace-sampling sets what the services report to Zipkin: add "
@@ -125,11 +126,11 @@ final class Up implements Callable<Integer> {
                     TRACED_REQUEST_TIMEOUT));
         }
         Poll.reached(Duration.ofSeconds(10), Duration.ofMillis(250),
-                () -> traces.values().stream().allMatch(id -> Zipkin.spanCount(id) >= SPANS_PER_REQUEST));
+                () -> traces.values().stream().allMatch(id -> Zipkin.LOCAL.spanCount(id) >= SPANS_PER_REQUEST));
         System.out.println("\nZipkin: " + Zipkin.UI + "; one request per strategy, its trace (" + SPANS_PER_REQUEST
                 + " spans when complete):");
-        traces.forEach((s, id) -> System.out.printf("  %-40s %s  (%d spans%s)%n", s, Zipkin.traceUrl(id),
-                Zipkin.spanCount(id), statuses.get(s) == 200 ? "" : ", answered " + statuses.get(s)));
+        traces.forEach((s, id) -> System.out.printf("  %-40s %s  (%d spans%s)%n", s, Zipkin.LOCAL.traceUrl(id),
+                Zipkin.LOCAL.spanCount(id), statuses.get(s) == 200 ? "" : ", answered " + statuses.get(s)));
         System.out.println("Other requests are recorded at --trace-sampling, and always with a sampled traceparent,"
                 + " e.g. curl -H 'traceparent: 00-<32 hex>-<16 hex>-01' ...; find them in the UI by service or time.");
     }

@@ -14,21 +14,23 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A local Zipkin (the {@code io.zipkin:zipkin-server} exec jar that bench's build copies to
  * {@code bench/target/zipkin/zipkin-server.jar}) on 127.0.0.1:9411, in-memory storage, its UI at {@link #UI}; and
  * what the lab needs from it: the four services' properties to report there, a trace per strategy with a known id,
- * and a trace's span count from its API.
+ * and a trace's span count from its API. {@link #LOCAL} is {@code ./lab up}'s; a test may run one on a free port.
+ *
+ * @param port where it listens, on 127.0.0.1 only
  */
-public final class Zipkin {
+public record Zipkin(int port) {
 
     public static final int PORT = 9411;
-    public static final URI URL = URI.create("http://127.0.0.1:" + PORT);
-    public static final URI UI = URL.resolve("/zipkin/");
-    /** Where the services report spans (Zipkin's v2 JSON API). */
-    public static final URI SPANS_ENDPOINT = URL.resolve("/api/v2/spans");
+    /** {@code ./lab up --with-zipkin}'s. */
+    public static final Zipkin LOCAL = new Zipkin(PORT);
+    public static final URI UI = LOCAL.ui();
     /**
      * Spans kept in memory, oldest dropped first: about 7,000 per 1,000 requests at width 1 (1 server span, 3 client
      * spans, 3 downstream server spans), so a few hey runs, in about 100 MB of the 256 MB heap given here.
@@ -39,7 +41,14 @@ public final class Zipkin {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private Zipkin() {
+    /** @return e.g. {@code http://127.0.0.1:9411} */
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** @return its UI, e.g. {@code http://127.0.0.1:9411/zipkin/} */
+    public URI ui() {
+        return url().resolve("/zipkin/");
     }
 
     /**
@@ -47,41 +56,41 @@ public final class Zipkin {
      * @return the Spring properties that make a service record and report its spans here
      * @throws IllegalArgumentException {@code sampling} outside 0.0 to 1.0
      */
-    public static Map<String, String> serviceProperties(double sampling) {
+    public Map<String, String> serviceProperties(double sampling) {
         if (!(sampling >= 0.0 && sampling <= 1.0)) {
             throw new IllegalArgumentException("the sampling probability must be in 0.0..1.0, was " + sampling);
         }
         return Map.of("management.tracing.sampling.probability", Double.toString(sampling),
-                "management.tracing.export.zipkin.endpoint", SPANS_ENDPOINT.toString());
+                "management.tracing.export.zipkin.endpoint", url().resolve("/api/v2/spans").toString());
     }
 
     /**
      * The command that runs it: the JDK running this code, a 256 MB heap, in-memory storage, listening on 127.0.0.1
      * only (Armeria's port list, which replaces Zipkin's own one-entry list on all interfaces).
      */
-    static List<String> command(Path jar) {
+    List<String> command(Path jar) {
         String java = ProcessHandle.current().info().command().orElse("java");
         return List.of(java, "-Xms64m", "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString(),
                 "--zipkin.storage.type=mem", "--zipkin.storage.mem.max-spans=" + MAX_SPANS,
-                "--armeria.ports[0].ip=127.0.0.1", "--armeria.ports[0].port=" + PORT,
+                "--armeria.ports[0].ip=127.0.0.1", "--armeria.ports[0].port=" + port,
                 "--armeria.ports[0].protocols[0]=http");
     }
 
     /**
      * Starts it detached (it outlives the CLI, as {@code ./lab up}'s services do) and waits for {@code /health}.
      *
-     * @throws IllegalStateException the jar is missing (message: how to build it), port 9411 busy (message: who holds
+     * @throws IllegalStateException the jar is missing (message: how to build it), its port busy (message: who holds
      *                               it), or not healthy within 120 s (message: the last lines of its log)
      */
-    public static Process start(Path jar, Path log, Path workDir) {
+    public Process start(Path jar, Path log, Path workDir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: run ./lab build (bench's package copies Zipkin's jar"
                     + " there)");
         }
-        Ports.requireFree(Map.of("zipkin", PORT));
+        Ports.requireFree(Map.of("zipkin", port));
         Process p = Processes.spawn(command(jar), workDir, log, true, false);
         boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(500),
-                () -> !p.isAlive() || Http.get(URL.resolve("/health"), Duration.ofSeconds(2)).isPresent());
+                () -> !p.isAlive() || Http.get(url().resolve("/health"), Duration.ofSeconds(2)).isPresent());
         if (!answered || !p.isAlive()) {
             p.destroy();
             throw new IllegalStateException("zipkin did not get healthy; last lines of " + log + ":\n"
@@ -108,23 +117,32 @@ public final class Zipkin {
     }
 
     /** @return the trace's page in Zipkin's UI */
-    public static URI traceUrl(String traceId) {
-        return UI.resolve("traces/" + traceId);
+    public URI traceUrl(String traceId) {
+        return ui().resolve("traces/" + traceId);
     }
 
     /**
      * @return the spans Zipkin holds for the trace (its API, {@code /api/v2/trace/<id>}); 0 when it has none yet, is
      *         not running, or does not answer within 2 s
      */
-    public static int spanCount(String traceId) {
-        return Http.get(URL.resolve("/api/v2/trace/" + traceId), Duration.ofSeconds(2)).map(Zipkin::count).orElse(0);
+    public int spanCount(String traceId) {
+        return spans(traceId).size();
     }
 
-    private static int count(String json) {
+    /**
+     * @return the trace's spans as Zipkin's API gives them ({@code /api/v2/trace/<id>}, a JSON array); an empty array
+     *         when it has none yet, is not running, or does not answer within 2 s
+     */
+    public JsonNode spans(String traceId) {
+        return Http.get(url().resolve("/api/v2/trace/" + traceId), Duration.ofSeconds(2)).map(Zipkin::parse)
+                .orElseGet(JSON::createArrayNode);
+    }
+
+    private static JsonNode parse(String json) {
         try {
-            return JSON.readTree(json).size();
+            return JSON.readTree(json);
         } catch (JacksonException e) {
-            return 0;
+            return JSON.createArrayNode();
         }
     }
 

@@ -12,12 +12,12 @@ class ZipkinTest {
 
     @Test
     void theServicesGetTheSpansEndpointAndTheSamplingWithinZeroToOne() {
-        assertThat(Zipkin.serviceProperties(1.0))
+        assertThat(Zipkin.LOCAL.serviceProperties(1.0))
                 .containsEntry("management.tracing.export.zipkin.endpoint", "http://127.0.0.1:9411/api/v2/spans")
                 .containsEntry("management.tracing.sampling.probability", "1.0");
-        assertThat(Zipkin.serviceProperties(0.0)).containsEntry("management.tracing.sampling.probability", "0.0");
+        assertThat(Zipkin.LOCAL.serviceProperties(0.0)).containsEntry("management.tracing.sampling.probability", "0.0");
         for (double bad : new double[] {-0.1, 1.01, Double.NaN}) {
-            assertThatThrownBy(() -> Zipkin.serviceProperties(bad))
+            assertThatThrownBy(() -> Zipkin.LOCAL.serviceProperties(bad))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be in 0.0..1.0");
         }
     }
@@ -30,19 +30,19 @@ class ZipkinTest {
         // flags 01 = sampled, which the services record whatever their sampling probability
         assertThat(Zipkin.sampledTraceparent(id)).matches("00-" + id + "-[0-9a-f]{16}-01")
                 .doesNotContain("-0000000000000000-");
-        assertThat(Zipkin.traceUrl(id)).hasToString("http://127.0.0.1:9411/zipkin/traces/" + id);
+        assertThat(Zipkin.LOCAL.traceUrl(id)).hasToString("http://127.0.0.1:9411/zipkin/traces/" + id);
     }
 
     @Test
     void itListensOnLoopbackOnlyWithInMemoryStorage() {
-        assertThat(Zipkin.command(Path.of("/repo/bench/target/zipkin/zipkin-server.jar")))
+        assertThat(Zipkin.LOCAL.command(Path.of("/repo/bench/target/zipkin/zipkin-server.jar")))
                 .contains("-jar", "/repo/bench/target/zipkin/zipkin-server.jar", "--zipkin.storage.type=mem",
                         "--armeria.ports[0].ip=127.0.0.1", "--armeria.ports[0].port=9411");
     }
 
     @Test
     void aMissingJarSaysHowToBuildIt() {
-        assertThatThrownBy(() -> Zipkin.start(Path.of("/nonexistent/zipkin-server.jar"), Path.of("/tmp/z.log"),
+        assertThatThrownBy(() -> Zipkin.LOCAL.start(Path.of("/nonexistent/zipkin-server.jar"), Path.of("/tmp/z.log"),
                 Path.of("/tmp"))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is missing: run ./lab build");
     }
@@ -50,6 +50,6 @@ class ZipkinTest {
     @Test
     void noZipkinCountsAsNoSpans() {
         // nothing listens on 9411 in a test run, or one that holds no such trace
-        assertThat(Zipkin.spanCount(Zipkin.newTraceId())).isZero();
+        assertThat(Zipkin.LOCAL.spanCount(Zipkin.newTraceId())).isZero();
     }
 }
