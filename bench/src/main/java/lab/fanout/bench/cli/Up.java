@@ -65,7 +65,11 @@ final class Up implements Callable<Integer> {
             System.out.println("To restart with other knobs: ./lab down && ./lab up " + knobs.asArgs() + tracing());
             return knobs.anyGiven() || withZipkin ? 1 : 0;
         }
-        LocalSystem system = LocalSystem.startDetached(launchSpec(ws));
+        LaunchSpec launch = launchSpec(ws);
+        if (withZipkin) {
+            Zipkin.LOCAL.requireStartable(ws.zipkinJar());
+        }
+        LocalSystem system = LocalSystem.startDetached(launch);
         system.pids().forEach((s, pid) -> state.put(s, pid, system.ports().get(s), system.managementPorts().get(s)));
         state.knobs(knobs.asArgs() + tracing());
         state.save();

@@ -83,11 +83,7 @@ public record Zipkin(int port) {
      *                               it), or not healthy within 120 s (message: the last lines of its log)
      */
     public Process start(Path jar, Path log, Path workDir) {
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing: run ./lab build (bench's package copies Zipkin's jar"
-                    + " there)");
-        }
-        Ports.requireFree(Map.of("zipkin", port));
+        requireStartable(jar);
         Process p = Processes.spawn(command(jar), workDir, log, true, false);
         boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(500),
                 () -> !p.isAlive() || Http.get(url().resolve("/health"), Duration.ofSeconds(2)).isPresent());
@@ -97,6 +93,20 @@ public record Zipkin(int port) {
                     + Logs.tail(log, 15));
         }
         return p;
+    }
+
+    /**
+     * Checks what {@link #start} needs before anything else starts, so that {@code ./lab up} fails before its services.
+     *
+     * @throws IllegalStateException the jar is missing (message: how to build it), or its port is busy (message: who
+     *                               holds it)
+     */
+    public void requireStartable(Path jar) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: run ./lab build (bench's package copies Zipkin's jar"
+                    + " there)");
+        }
+        Ports.requireFree(Map.of("zipkin", port));
     }
 
     /** @return a new W3C trace id: 32 lowercase hex digits, not all zero */
