@@ -74,6 +74,8 @@ class ZipkinTracesIT {
         Files.createDirectories(WORK);
         zipkin = new Zipkin(freePort());
         zipkinProcess = zipkin.start(ZIPKIN_JAR, WORK.resolve("zipkin.log"), WORK);
+        // started in a session of its own (as ./lab up's): a Ctrl-C of the build must still end it
+        Runtime.getRuntime().addShutdownHook(new Thread(zipkinProcess::destroy, "zipkin-traces-it-stop"));
         system = LocalSystem.start(LaunchSpec.defaults(Repo.ROOT).withFreePorts(true, WORK.resolve("logs"))
                 .withKnobs("virtual", null, null, LATENCY_MS).withAllProperties(zipkin.serviceProperties(0.0)));
         for (Strategy s : Strategy.values()) {
