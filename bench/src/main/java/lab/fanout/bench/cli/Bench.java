@@ -334,6 +334,11 @@ public final class Bench implements Callable<Integer> {
         if (running.isEmpty()) {
             return own.get();
         }
+        if (state.knobs().contains(Up.WITH_ZIPKIN) && !ownServices) {
+            throw bad("./lab up " + Up.WITH_ZIPKIN + "'s services record and report traced requests (sampling 1.0 by"
+                    + " default), and a benchmark on them would measure tracing: ./lab down, then ./lab up without it,"
+                    + " or add --own-services (at sampling 0; both sets then share the CPU)");
+        }
         if (forks > 1 && !ownServices) {
             throw bad("--forks starts the services afresh per fork, and ./lab up's services run: ./lab down first,"
                     + " or add --own-services (both sets then share the CPU)");

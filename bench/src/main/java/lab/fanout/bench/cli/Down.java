@@ -4,9 +4,12 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 
-/** {@code ./lab down}: SIGTERM to what {@code ./lab up} started, main-service first, SIGKILL after 30 s. */
+/**
+ * {@code ./lab down}: SIGTERM to what {@code ./lab up} started, main-service first, zipkin last, SIGKILL after 30 s.
+ */
 @Command(name = "down", mixinStandardHelpOptions = true,
-        description = "Stops what ./lab up started (gracefully: SIGTERM, then SIGKILL after 30 s), prometheus too.")
+        description = "Stops what ./lab up started (gracefully: SIGTERM, then SIGKILL after 30 s), prometheus and"
+                + " zipkin too.")
 final class Down implements Callable<Integer> {
 
     @Override

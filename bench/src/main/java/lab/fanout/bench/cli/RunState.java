@@ -27,9 +27,12 @@ import tools.jackson.databind.json.JsonMapper;
 final class RunState {
 
     static final String PROMETHEUS = "prometheus";
+    static final String ZIPKIN = "zipkin";
+    /** Started beside the four services, not one of them. */
+    private static final List<String> EXTRAS = List.of(PROMETHEUS, ZIPKIN);
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    /** @param managementPort the actuator's port; null for prometheus */
+    /** @param managementPort the actuator's port; null for prometheus and zipkin */
     record Entry(long pid, int port, Integer managementPort) {
     }
 
@@ -79,35 +82,39 @@ final class RunState {
 
     /** @return the live process recorded for {@code name}, if it still runs that program */
     Optional<ProcessHandle> process(String name) {
-        String program = name.equals(PROMETHEUS) ? PROMETHEUS : name + ".jar";
+        String program = switch (name) {
+            case PROMETHEUS -> PROMETHEUS;
+            case ZIPKIN -> "zipkin-server.jar";
+            default -> name + ".jar";
+        };
         return Optional.ofNullable(processes.get(name)).flatMap(e -> ProcessHandle.of(e.pid()))
                 .filter(ProcessHandle::isAlive)
                 .filter(h -> h.info().commandLine().map(c -> c.contains(program)).orElse(true));
     }
 
-    /** @return the services (and prometheus) with a live process, in start order */
+    /** @return the services (and prometheus, zipkin) with a live process, in start order */
     Map<String, ProcessHandle> running() {
         Map<String, ProcessHandle> running = new LinkedHashMap<>();
         names().forEach(name -> process(name).ifPresent(h -> running.put(name, h)));
         return running;
     }
 
-    /** @return the four services with a live process, in start order (prometheus left out) */
+    /** @return the four services with a live process, in start order (prometheus and zipkin left out) */
     Map<String, ProcessHandle> runningServices() {
         Map<String, ProcessHandle> running = running();
-        running.keySet().remove(PROMETHEUS);
+        running.keySet().removeAll(EXTRAS);
         return running;
     }
 
-    /** @return the four services in start order, then prometheus */
+    /** @return the four services in start order, then prometheus and zipkin */
     static List<String> names() {
-        return Stream.concat(ServiceDefaults.SERVICES.stream(), Stream.of(PROMETHEUS)).toList();
+        return Stream.concat(ServiceDefaults.SERVICES.stream(), EXTRAS.stream()).toList();
     }
 
     /**
      * Stops those of {@code names} that run, as {@code ./lab down} does: main-service alone first (its in-flight
-     * requests may still call the downstreams), then prometheus, then the rest together; SIGTERM, SIGKILL after 30 s.
-     * Then forgets all of {@code names} and saves.
+     * requests may still call the downstreams), then prometheus, then the rest together, zipkin last (the services
+     * report their last spans as they stop); SIGTERM, SIGKILL after 30 s. Then forgets all of {@code names} and saves.
      */
     void stop(List<String> names) {
         Map<String, ProcessHandle> running = running();
@@ -121,8 +128,13 @@ final class RunState {
                 System.out.println("stopped " + first + " (pid " + h.pid() + ")");
             });
         }
+        ProcessHandle zipkin = running.remove(ZIPKIN);
         Processes.terminate(List.copyOf(running.values()));
         running.forEach((name, h) -> System.out.println("stopped " + name + " (pid " + h.pid() + ")"));
+        if (zipkin != null) {
+            Processes.terminate(List.of(zipkin));
+            System.out.println("stopped " + ZIPKIN + " (pid " + zipkin.pid() + ")");
+        }
         names.forEach(processes::remove);
         save();
     }

@@ -29,6 +29,11 @@ public record Workspace(Path repo) {
         return repo.resolve("prometheus/prometheus.yml");
     }
 
+    /** Zipkin's server jar, copied there by bench's build ({@code ./lab build}). */
+    public Path zipkinJar() {
+        return repo.resolve("bench/target/zipkin/zipkin-server.jar");
+    }
+
     public Path results() {
         return repo.resolve("results");
     }

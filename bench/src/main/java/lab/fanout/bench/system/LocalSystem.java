@@ -114,6 +114,16 @@ public final class LocalSystem implements AutoCloseable {
                     extraMainProperties, properties, extraJvmArgs, mainJvmArgs, aot);
         }
 
+        /** @param properties Spring properties for all four services, added to those before, e.g. the tracing knobs */
+        public LaunchSpec withAllProperties(Map<String, String> properties) {
+            Map<String, String> main = new LinkedHashMap<>(extraMainProperties);
+            main.putAll(properties);
+            Map<String, String> downstream = new LinkedHashMap<>(extraDownstreamProperties);
+            downstream.putAll(properties);
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, main,
+                    downstream, extraJvmArgs, mainJvmArgs, aot);
+        }
+
         public LaunchSpec withAot(AotCache.Mode mode) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
                     extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, mode);

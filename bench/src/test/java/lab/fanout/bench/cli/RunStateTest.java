@@ -52,4 +52,29 @@ class RunStateTest {
         assertThat(state.running()).isEmpty();
         assertThat(state.port("main-service")).isEmpty();
     }
+
+    @Test
+    void zipkinIsNoServiceAndDownStopsIt(@TempDir Path repo) throws Exception {   // issue 42
+        RunState state = RunState.load(new Workspace(repo));
+        Process main = new ProcessBuilder("sh", "-c", "sleep 30", "main-service.jar").start();
+        Process zipkin = new ProcessBuilder("sh", "-c", "sleep 30", "zipkin-server.jar").start();
+        state.put("main-service", main.pid(), 2222, 9222);
+        state.put(RunState.ZIPKIN, zipkin.pid(), 9411, null);
+
+        assertThat(state.running()).containsOnlyKeys("main-service", RunState.ZIPKIN);
+        assertThat(state.runningServices()).containsOnlyKeys("main-service");
+        assertThat(RunState.names()).endsWith(RunState.PROMETHEUS, RunState.ZIPKIN);
+
+        state.stop(RunState.names());
+        assertThat(zipkin.waitFor()).isNotZero();
+        assertThat(main.waitFor()).isNotZero();
+        assertThat(state.running()).isEmpty();
+    }
+
+    @Test
+    void aPidOfAnotherProgramIsNoZipkin(@TempDir Path repo) {
+        RunState state = RunState.load(new Workspace(repo));
+        state.put(RunState.ZIPKIN, ProcessHandle.current().pid(), 9411, null);
+        assertThat(state.process(RunState.ZIPKIN)).isEmpty();
+    }
 }
