@@ -90,6 +90,19 @@ echo "main-service: peak RSS ${peak} MiB, alive: $alive, OutOfMemoryError lines 
 curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null \
   | awk '/^fanout_admission_(requests_total|in_flight|limit)/ || /^http_server_requests_seconds_count\{.*status="50[24]"/ \
          || (/^http_client_requests_seconds_count\{/ && !/exception="none"/)' || true
+# how long the requests waited to run before main-service's first filter (for a carrier, or a platform thread): the
+# share under the first buckets at or above 1, 5 and 10 s of fanout_admission_queue_wait_seconds, and the longest
+curl -s --max-time 5 "http://127.0.0.1:9222/actuator/prometheus" 2>/dev/null | awk '
+  /^fanout_admission_queue_wait_seconds_bucket/ { match($0, /le="[^"]*"/); le = substr($0, RSTART + 4, RLENGTH - 5)
+    if (le != "+Inf") { n++; bound[n] = le + 0; count[n] = $NF } }
+  /^fanout_admission_queue_wait_seconds_count/ { total = $NF }
+  /^fanout_admission_queue_wait_seconds_max/ { max = $NF }
+  END { if (total == 0) { print "wait to run: no request stamped"; exit }
+        line = sprintf("wait to run (fanout_admission_queue_wait_seconds): %d requests", total)
+        split("1 5 10", want, " ")
+        for (w = 1; w <= 3; w++) for (i = 1; i <= n; i++) if (bound[i] >= want[w]) {
+          line = line sprintf(", %.0f %% under %.1f s", 100 * count[i] / total, bound[i]); break }
+        printf "%s; longest of the last minutes %.1f s\n", line, max }' || true
 # main-service's warnings from the burst on, by kind (a failed call's exception and message; digits as #)
 echo "main-service's warnings since the burst, by kind (top 6):"
 tail -n +"$((lines_before + 1))" "$log" | grep -E '^[0-9T:.Z-]+ +WARN ' \
