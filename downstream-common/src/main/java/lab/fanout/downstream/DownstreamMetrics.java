@@ -6,12 +6,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.AsyncHandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -27,7 +28,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * </ul>
  * Series carry the common {@code application} tag, which names the service.
  */
-class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
+class DownstreamMetrics implements WebMvcConfigurer, AsyncHandlerInterceptor {
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Timer simulatedLatency;
@@ -70,13 +71,22 @@ class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
         registry.addInterceptor(this).addPathPatterns(properties.path(), properties.path() + "/**");
     }
 
+    /**
+     * Counts a request once: an asynchronous answer (a {@link NonBlockingCatalogueStore}'s) passes the interceptors a
+     * second time, in the ASYNC dispatch that ends it, and only that dispatch's afterCompletion runs.
+     */
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        inFlight.incrementAndGet();
+        if (request.getDispatcherType() != DispatcherType.ASYNC) {
+            inFlight.incrementAndGet();
+        }
         return true;
     }
 
-    /** Called after preHandle returned true, also when the handler threw. */
+    /**
+     * Called after preHandle returned true, also when the handler threw; for an asynchronous answer, at the end of its
+     * ASYNC dispatch only (the first dispatch ends in afterConcurrentHandlingStarted instead).
+     */
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
                                 @Nullable Exception ex) {
