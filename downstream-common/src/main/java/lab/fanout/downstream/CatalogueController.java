@@ -76,6 +76,8 @@ class CatalogueController {
     /**
      * @param slice  which part of {@code slices} to serve (0-based; {@link Slice}), default 0
      * @param slices how many parts the catalogue is cut into, 1..{@value Slice#MAX_COUNT}, default 1 (the whole)
+     * @return null when answered on the request's thread; with a {@link NonBlockingCatalogueStore}, the answer to
+     *         come (completed once written, or with the exception to render as problem+json)
      * @throws BadParameterException when {@code slice} is not below {@code slices}
      */
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -95,6 +97,7 @@ class CatalogueController {
         return serve(simulation, budgetMs, request, response, new CatalogueStore.Part(part));
     }
 
+    /** One item by its {@code id}; 404 problem+json if none has it. @return as {@link #all} */
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     @Nullable DeferredResult<Void> one(@PathVariable String id, @Valid Simulation simulation,
              @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
