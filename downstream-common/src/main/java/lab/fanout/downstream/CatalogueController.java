@@ -146,6 +146,7 @@ class CatalogueController {
             }
         }
         countIfLate(exchange);
+        metrics.asyncAnswerEnded();   // here, not in an interceptor: a closed connection may get no ASYNC dispatch
         if (outcome == null) {
             answer.setResult(null);   // answered (or closed): nothing left for Spring MVC to render
         } else {

@@ -73,7 +73,7 @@ class DownstreamMetrics implements WebMvcConfigurer, AsyncHandlerInterceptor {
 
     /**
      * Counts a request once: an asynchronous answer (a {@link NonBlockingCatalogueStore}'s) passes the interceptors a
-     * second time, in the ASYNC dispatch that ends it, and only that dispatch's afterCompletion runs.
+     * second time, in the ASYNC dispatch that renders it, which is not counted.
      */
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
@@ -84,12 +84,21 @@ class DownstreamMetrics implements WebMvcConfigurer, AsyncHandlerInterceptor {
     }
 
     /**
-     * Called after preHandle returned true, also when the handler threw; for an asynchronous answer, at the end of its
-     * ASYNC dispatch only (the first dispatch ends in afterConcurrentHandlingStarted instead).
+     * Called after preHandle returned true, also when the handler threw, but not for a dispatch that started an
+     * asynchronous answer (afterConcurrentHandlingStarted instead): that one ends in {@link #asyncAnswerEnded}. Its
+     * ASYNC dispatch is not counted here either: after a connection closed without an answer (a {@code close} fault,
+     * an abandoned or late request) Tomcat need not dispatch it at all.
      */
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
                                 @Nullable Exception ex) {
+        if (request.getDispatcherType() != DispatcherType.ASYNC) {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** An asynchronous answer was written, or its connection closed, or its failure handed to Spring MVC. */
+    void asyncAnswerEnded() {
         inFlight.decrementAndGet();
     }
 }
