@@ -3,6 +3,7 @@ package lab.fanout.downstream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -24,12 +25,15 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * {@code GET {path}} (the whole catalogue, or one {@link Slice} of it) and {@code GET {path}/{id}}: the catalogue, after the simulated latency, with the faults the
  * request's {@link Simulation} knobs or {@code downstream.faults.*} ask for ({@link FaultPlan}).
  * Request threads are virtual (see downstream-defaults.yml), so a sleeping request holds no platform thread. Where
- * the catalogue is kept, and so where the latency is spent, is the {@link CatalogueStore}'s business.
+ * the catalogue is kept, and so where the latency is spent, is the {@link CatalogueStore}'s business; a
+ * {@link NonBlockingCatalogueStore} is answered asynchronously (a {@link DeferredResult}): the request's thread is
+ * released while the store works, and a new virtual thread writes the answer.
  * <p>
  * Before answering, it looks whether the caller is still there ({@link AbandonedAndLateMeters}): a caller that gave up has
  * closed the connection, and the answer is dropped and counted as abandoned. A request that carries the caller's
@@ -50,6 +54,12 @@ class CatalogueController {
 
     private static final long NO_BUDGET = TimeUnit.HOURS.toNanos(1);
 
+    /**
+     * An asynchronous answer's container timeout, ms: none (0). The store's stage ends by itself (its pool's acquire
+     * timeout, the caller's budget, its read timeout); Tomcat's default of 30 s would cut a longer latency short.
+     */
+    private static final long NO_CONTAINER_TIMEOUT = 0;
+
     private final CatalogueStore store;
     private final DownstreamProperties properties;
     private final AbandonedAndLateMeters meters;
@@ -66,10 +76,12 @@ class CatalogueController {
     /**
      * @param slice  which part of {@code slices} to serve (0-based; {@link Slice}), default 0
      * @param slices how many parts the catalogue is cut into, 1..{@value Slice#MAX_COUNT}, default 1 (the whole)
+     * @return null when answered on the request's thread; with a {@link NonBlockingCatalogueStore}, the answer to
+     *         come (completed once written, or with the exception to render as problem+json)
      * @throws BadParameterException when {@code slice} is not below {@code slices}
      */
     @GetMapping(path = "${downstream.path}", produces = MediaType.APPLICATION_JSON_VALUE)
-    void all(@Valid Simulation simulation,
+    @Nullable DeferredResult<Void> all(@Valid Simulation simulation,
              @RequestParam(name = Slice.INDEX_PARAMETER, defaultValue = "0")
              @Min(value = 0, message = SLICE_RANGE) @Max(value = Slice.MAX_COUNT - 1, message = SLICE_RANGE) int slice,
              @RequestParam(name = Slice.COUNT_PARAMETER, defaultValue = "1")
@@ -82,18 +94,20 @@ class CatalogueController {
         } catch (IllegalArgumentException e) {
             throw new BadParameterException(e.getMessage());
         }
-        serve(simulation, budgetMs, request, response, new CatalogueStore.Part(part));
+        return serve(simulation, budgetMs, request, response, new CatalogueStore.Part(part));
     }
 
+    /** One item by its {@code id}; 404 problem+json if none has it. @return as {@link #all} */
     @GetMapping(path = "${downstream.path}/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    void one(@PathVariable String id, @Valid Simulation simulation,
+    @Nullable DeferredResult<Void> one(@PathVariable String id, @Valid Simulation simulation,
              @RequestHeader(name = CallBudget.HEADER, required = false) @Nullable Long budgetMs,
              HttpServletRequest request, HttpServletResponse response) throws InterruptedException {
-        serve(simulation, budgetMs, request, response, new CatalogueStore.Item(id));
+        return serve(simulation, budgetMs, request, response, new CatalogueStore.Item(id));
     }
 
-    private void serve(Simulation simulation, @Nullable Long budgetMs, HttpServletRequest request,
-                       HttpServletResponse response, CatalogueStore.Query what) throws InterruptedException {
+    private @Nullable DeferredResult<Void> serve(Simulation simulation, @Nullable Long budgetMs,
+                                                 HttpServletRequest request, HttpServletResponse response,
+                                                 CatalogueStore.Query what) throws InterruptedException {
         long received = System.nanoTime();
         // the caller stops waiting when its budget runs out, so work past it holds this request and the caller's
         // connection for nothing; the grace lets the caller's own timeout fire first, so that it reads as a timeout
@@ -101,35 +115,80 @@ class CatalogueController {
         long budget = budgetMs == null ? NO_BUDGET : Math.min(NO_BUDGET, TimeUnit.MILLISECONDS.toNanos(Math.max(0, budgetMs)));
         long giveUpAt = received + budget + BUDGET_GRACE.toNanos();
         FaultPlan plan = FaultPlan.draw(simulation, properties, ThreadLocalRandom.current());
-        try {
+        Exchange exchange = new Exchange(what, plan, received, budgetMs, giveUpAt, response);
+        // a request drawn to fail reads nothing, but waits its delay (a tail) where a read would have waited
+        CatalogueStore.Query read = plan.close() || plan.errorStatus() != null ? null : what;
+        if (store instanceof NonBlockingCatalogueStore nonBlocking) {
             ConnectionControl connection = ConnectionControl.of(request);
-            // a request drawn to fail reads nothing, but waits its delay (a tail) where a read would have waited
-            boolean fails = plan.close() || plan.errorStatus() != null;
-            CatalogueStore.Fetched fetched = store.fetch(fails ? null : what, plan.delay(), giveUpAt);
-            metrics.recordSimulatedIo(fetched.io());
-            if (!fetched.inTime()) {
-                connection.closeNow();   // counted as late below
-            } else if (connection.callerHasClosed()) {
-                meters.abandoned();
-                connection.closeNow();
-            } else if (plan.close()) {
-                connection.closeNow();
-            } else if (plan.errorStatus() != null) {
-                throw new InjectedFaultException(plan.errorStatus());
-            } else if (fetched.json() == null) {
-                // a part is always an array, perhaps empty: only an item can be missing
-                throw new UnknownIdException(properties.path(), what instanceof CatalogueStore.Item item ? item.id()
-                        : what.toString());
-            } else if (!write(fetched.json(), plan.dribble(), giveUpAt, response)) {
-                meters.abandoned();
-                connection.closeNow();
-            }
+            DeferredResult<Void> answer = new DeferredResult<>(NO_CONTAINER_TIMEOUT);
+            nonBlocking.fetchLater(read, plan.delay(), giveUpAt).whenComplete((fetched, failure) -> Thread.ofVirtual()
+                    .name("catalogue-answer").start(() -> answerLater(exchange, connection, fetched, failure, answer)));
+            return answer;   // the request's thread goes back now; answerLater writes once the store is done
+        }
+        try {
+            answer(exchange, ConnectionControl.of(request), store.fetch(read, plan.delay(), giveUpAt));
         } finally {
-            // a negative budget had run out on arrival; toNanos saturates instead of overflowing
-            if (budgetMs != null && System.nanoTime() - received > TimeUnit.MILLISECONDS.toNanos(budgetMs)) {
-                meters.late();
+            countIfLate(exchange);
+        }
+        return null;
+    }
+
+    /** The rest of {@link #serve} for a {@link NonBlockingCatalogueStore}, on a virtual thread of its own. */
+    private void answerLater(Exchange exchange, ConnectionControl connection, CatalogueStore.@Nullable Fetched fetched,
+                             @Nullable Throwable failure, DeferredResult<Void> answer) {
+        Throwable outcome = failure instanceof CompletionException wrapped && wrapped.getCause() != null
+                ? wrapped.getCause() : failure;
+        if (outcome == null && fetched != null) {
+            try {
+                answer(exchange, connection, fetched);
+            } catch (InterruptedException | RuntimeException e) {
+                outcome = e;
             }
         }
+        countIfLate(exchange);
+        metrics.asyncAnswerEnded();   // here, not in an interceptor: a closed connection may get no ASYNC dispatch
+        if (outcome == null) {
+            answer.setResult(null);   // answered (or closed): nothing left for Spring MVC to render
+        } else {
+            answer.setErrorResult(outcome);   // rendered by the exception handlers, as when thrown
+        }
+    }
+
+    private void answer(Exchange exchange, ConnectionControl connection, CatalogueStore.Fetched fetched)
+            throws InterruptedException {
+        FaultPlan plan = exchange.plan();
+        metrics.recordSimulatedIo(fetched.io());
+        if (!fetched.inTime()) {
+            connection.closeNow();   // counted as late below
+        } else if (connection.callerHasClosed()) {
+            meters.abandoned();
+            connection.closeNow();
+        } else if (plan.close()) {
+            connection.closeNow();
+        } else if (plan.errorStatus() != null) {
+            throw new InjectedFaultException(plan.errorStatus());
+        } else if (fetched.json() == null) {
+            // a part is always an array, perhaps empty: only an item can be missing
+            CatalogueStore.Query what = exchange.what();
+            throw new UnknownIdException(properties.path(), what instanceof CatalogueStore.Item item ? item.id()
+                    : what.toString());
+        } else if (!write(fetched.json(), plan.dribble(), exchange.giveUpAt(), exchange.response())) {
+            meters.abandoned();
+            connection.closeNow();
+        }
+    }
+
+    private void countIfLate(Exchange exchange) {
+        // a negative budget had run out on arrival; toNanos saturates instead of overflowing
+        Long budgetMs = exchange.budgetMs();
+        if (budgetMs != null && System.nanoTime() - exchange.received() > TimeUnit.MILLISECONDS.toNanos(budgetMs)) {
+            meters.late();
+        }
+    }
+
+    /** One request's particulars, from its arrival to its answer. */
+    private record Exchange(CatalogueStore.Query what, FaultPlan plan, long received, @Nullable Long budgetMs,
+                            long giveUpAt, HttpServletResponse response) {
     }
 
     /** @return false if the caller closed the connection while the body was being written, or the budget ran out */

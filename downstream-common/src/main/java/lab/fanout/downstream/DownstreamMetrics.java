@@ -6,12 +6,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.AsyncHandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -27,7 +28,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * </ul>
  * Series carry the common {@code application} tag, which names the service.
  */
-class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
+class DownstreamMetrics implements WebMvcConfigurer, AsyncHandlerInterceptor {
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Timer simulatedLatency;
@@ -70,16 +71,34 @@ class DownstreamMetrics implements WebMvcConfigurer, HandlerInterceptor {
         registry.addInterceptor(this).addPathPatterns(properties.path(), properties.path() + "/**");
     }
 
+    /**
+     * Counts a request once: an asynchronous answer (a {@link NonBlockingCatalogueStore}'s) passes the interceptors a
+     * second time, in the ASYNC dispatch that renders it, which is not counted.
+     */
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        inFlight.incrementAndGet();
+        if (request.getDispatcherType() != DispatcherType.ASYNC) {
+            inFlight.incrementAndGet();
+        }
         return true;
     }
 
-    /** Called after preHandle returned true, also when the handler threw. */
+    /**
+     * Called after preHandle returned true, also when the handler threw, but not for a dispatch that started an
+     * asynchronous answer (afterConcurrentHandlingStarted instead): that one ends in {@link #asyncAnswerEnded}. Its
+     * ASYNC dispatch is not counted here either: after a connection closed without an answer (a {@code close} fault,
+     * an abandoned or late request) Tomcat need not dispatch it at all.
+     */
     @Override
     public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
                                 @Nullable Exception ex) {
+        if (request.getDispatcherType() != DispatcherType.ASYNC) {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** An asynchronous answer was written, or its connection closed, or its failure handed to Spring MVC. */
+    void asyncAnswerEnded() {
         inFlight.decrementAndGet();
     }
 }

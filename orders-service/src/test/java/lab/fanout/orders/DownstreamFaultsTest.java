@@ -42,9 +42,15 @@ class DownstreamFaultsTest {
 
     private final CloseableHttpClient client = HttpClients.custom().disableAutomaticRetries().build();
 
+    /**
+     * Every request has ended, whichever way it went, and the in-flight gauge says so: a request counted twice (an
+     * asynchronous answer passes the interceptors twice) would leave it above 0, and let awaitInFlight pass early.
+     */
     @AfterEach
     void close() throws IOException {
         client.close();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> registry.get("downstream.requests.in.flight").gauge().value() == 0);
     }
 
     @Test

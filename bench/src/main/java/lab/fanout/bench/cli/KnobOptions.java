@@ -18,7 +18,7 @@ final class KnobOptions {
     enum Profile { virtual, platform, netty }
 
     /** Where orders-service keeps its orders (docs/orders-store.md). */
-    enum Store { memory, postgres }
+    enum Store { memory, postgres, r2dbc }
 
     static final String BREAKER = "-Dfanout.breaker.enabled=true";
 
@@ -91,15 +91,17 @@ final class KnobOptions {
     @Option(names = "--orders-store", defaultValue = "memory",
             description = "where orders-service keeps its orders: ${COMPLETION-CANDIDATES}; postgres starts an"
                     + " embedded PostgreSQL (data in .lab/orders-db) unless --db-url, and spends the latency in the"
-                    + " query, holding a pooled JDBC connection (default: ${DEFAULT-VALUE})")
+                    + " query, holding a pooled JDBC connection; r2dbc the same through R2DBC's non-blocking driver"
+                    + " and r2dbc-pool (default: ${DEFAULT-VALUE})")
     Store ordersStore;
 
-    @Option(names = "--db-pool", paramLabel = "N", description = "with --orders-store postgres: orders-service's JDBC"
-            + " pool (HikariCP), 1..1000 (default 10)")
+    @Option(names = "--db-pool", paramLabel = "N", description = "with --orders-store postgres or r2dbc:"
+            + " orders-service's pool (HikariCP or r2dbc-pool), 1..1000 (default 10)")
     Integer dbPool;
 
-    @Option(names = "--db-url", paramLabel = "URL", description = "with --orders-store postgres: an existing"
-            + " server, e.g. jdbc:postgresql://localhost:5432/lab; user and password only from the environment,"
+    @Option(names = "--db-url", paramLabel = "URL", description = "with --orders-store postgres or r2dbc: an"
+            + " existing server, e.g. jdbc:postgresql://localhost:5432/lab (r2dbc takes its host, port and database);"
+            + " user and password only from the environment,"
             + " ORDERS_DB_USERNAME and ORDERS_DB_PASSWORD")
     String dbUrl;
 
@@ -160,7 +162,7 @@ final class KnobOptions {
     private Map<String, String> ordersStore(Path repo) {
         if (ordersStore == Store.memory) {
             if (dbPool != null || dbUrl != null) {
-                throw new IllegalArgumentException("--db-pool and --db-url apply to --orders-store postgres");
+                throw new IllegalArgumentException("--db-pool and --db-url apply to --orders-store postgres or r2dbc");
             }
             return Map.of();
         }
@@ -172,7 +174,8 @@ final class KnobOptions {
             throw new IllegalArgumentException("--db-url must not hold a password: export ORDERS_DB_USERNAME and"
                     + " ORDERS_DB_PASSWORD instead");
         }
-        return OrdersStore.postgres(dbPool, dbUrl == null ? repo.resolve(".lab/orders-db") : null, dbUrl, null);
+        return OrdersStore.database(ordersStore.name(), dbPool, dbUrl == null ? repo.resolve(".lab/orders-db") : null,
+                dbUrl, null);
     }
 
     /** @return the options as typed, e.g. {@code --profile platform --pool-size 10}, for messages */
@@ -184,7 +187,7 @@ final class KnobOptions {
                 + option("--refusal-status", refusalStatus)
                 + option("--bounded-pool-threads", boundedPoolThreads)
                 + option("--bounded-pool-queue", boundedPoolQueue)
-                + (ordersStore == Store.memory ? "" : " --orders-store postgres") + option("--db-pool", dbPool)
+                + (ordersStore == Store.memory ? "" : " --orders-store " + ordersStore) + option("--db-pool", dbPool)
                 + (dbUrl == null ? "" : " --db-url " + dbUrl);
     }
 

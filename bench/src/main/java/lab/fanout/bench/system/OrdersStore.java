@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * orders-service's PostgreSQL store as the Spring properties it reads (OrdersProperties, docs/orders-store.md): the
- * one place that writes their names, for {@code ./lab up --orders-store postgres} and the bench's {@code dbPools}
- * axis.
+ * orders-service's PostgreSQL stores as the Spring properties it reads (OrdersProperties, docs/orders-store.md): the
+ * one place that writes their names, for {@code ./lab up --orders-store postgres|r2dbc} and the bench's
+ * {@code dbPools} axis.
  */
 public final class OrdersStore {
 
@@ -24,11 +24,26 @@ public final class OrdersStore {
      * @throws IllegalArgumentException neither or both of {@code dataDir} and {@code url}
      */
     public static Map<String, String> postgres(Integer poolSize, Path dataDir, String url, String connectionTimeout) {
+        return database("postgres", poolSize, dataDir, url, connectionTimeout);
+    }
+
+    /**
+     * {@link #postgres}'s properties for either driver on the same database and knobs.
+     *
+     * @param store {@code postgres} (JDBC, HikariCP) or {@code r2dbc} (R2DBC, r2dbc-pool): {@code orders.store}
+     * @return the properties that put orders-service on that store, in a stable order
+     * @throws IllegalArgumentException another store, or neither or both of {@code dataDir} and {@code url}
+     */
+    public static Map<String, String> database(String store, Integer poolSize, Path dataDir, String url,
+                                               String connectionTimeout) {
+        if (!store.equals("postgres") && !store.equals("r2dbc")) {
+            throw new IllegalArgumentException("a database store is postgres or r2dbc, not " + store);
+        }
         if ((dataDir == null) == (url == null)) {
-            throw new IllegalArgumentException("the postgres store needs either a data folder or a JDBC URL");
+            throw new IllegalArgumentException("the " + store + " store needs either a data folder or a JDBC URL");
         }
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("orders.store", "postgres");
+        p.put("orders.store", store);
         if (poolSize != null) {
             p.put("orders.db.pool-size", poolSize.toString());
         }

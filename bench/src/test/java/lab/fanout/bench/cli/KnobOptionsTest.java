@@ -53,10 +53,30 @@ class KnobOptionsTest {
         assertThat(parse().apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties()).isEmpty();
     }
 
+    /** Issue 39: the same database and knobs through R2DBC. */
+    @Test
+    void ordersStoreR2dbcReachesTheDownstreamsWithTheSamePoolUrlAndDataDirectoryKnobs() {
+        KnobOptions knobs = parse("--orders-store", "r2dbc", "--db-pool", "5");
+        LaunchSpec spec = knobs.apply(LaunchSpec.defaults(Path.of("/repo")));
+        assertThat(spec.extraDownstreamProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("orders.store",
+                "r2dbc", "orders.db.pool-size", "5", "orders.db.data-dir", "/repo/.lab/orders-db"));
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --orders-store r2dbc --db-pool 5");
+        assertThat(parse("--orders-store", "r2dbc", "--db-url", "jdbc:postgresql://db:5432/lab")
+                .apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties())
+                .containsEntry("orders.store", "r2dbc")
+                .containsEntry("orders.db.url", "jdbc:postgresql://db:5432/lab")
+                .doesNotContainKey("orders.db.data-dir");
+        assertThatThrownBy(() -> parse("--orders-store", "r2dbc", "--db-url",
+                "jdbc:postgresql://db/lab?user=x&password=y").apply(LaunchSpec.defaults(Path.of("."))))
+                .hasMessageContaining("must not hold a password");
+        assertThatThrownBy(() -> parse("--orders-store", "mongo")).isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessageContaining("memory, postgres, r2dbc");
+    }
+
     @Test
     void aDatabaseKnobWithoutThePostgresStoreOrAPasswordInTheUrlIsRefusedWithTheFix() {
         assertThatThrownBy(() -> parse("--db-pool", "5").apply(LaunchSpec.defaults(Path.of("."))))
-                .hasMessage("--db-pool and --db-url apply to --orders-store postgres");
+                .hasMessage("--db-pool and --db-url apply to --orders-store postgres or r2dbc");
         assertThatThrownBy(() -> parse("--orders-store", "postgres", "--db-url",
                 "jdbc:postgresql://lab:secret@db:5432/lab").apply(LaunchSpec.defaults(Path.of("."))))
                 .hasMessageContaining("export ORDERS_DB_USERNAME and ORDERS_DB_PASSWORD");

@@ -9,7 +9,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The PostgreSQL server the {@code postgres} store reads: the one {@code orders.db.url} names, with the user and
+ * The PostgreSQL server the {@code postgres} and {@code r2dbc} stores read: the one {@code orders.db.url} names, with the user and
  * password of the environment variables {@value #USERNAME_VARIABLE} and {@value #PASSWORD_VARIABLE} (never a Spring
  * property, so never on a command line, in {@code /actuator/info} or in a log), or, without a URL, an
  * {@link EmbeddedPostgresServer} of orders-service's own, stopped by {@link #close()}.

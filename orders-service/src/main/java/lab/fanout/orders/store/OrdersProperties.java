@@ -28,18 +28,19 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param store {@code memory} (default: {@code classpath:catalogue.json}, the latency slept on the request's thread, as
  *              in every benchmark so far) or {@code postgres} (the same catalogue in PostgreSQL, migrated by Flyway,
- *              the latency spent inside the query, {@code pg_sleep}, holding a pooled connection). Anything else
- *              stops the start-up, naming the valid values.
- * @param db    the {@code postgres} store's database and pool; the {@code memory} store ignores it
+ *              the latency spent inside the query, {@code pg_sleep}, holding a pooled connection: JDBC, HikariCP)
+ *              or {@code r2dbc} (the same database and query through R2DBC's non-blocking driver and r2dbc-pool,
+ *              no thread held while a request waits). Anything else stops the start-up, naming the valid values.
+ * @param db    the database stores' database and pool; the {@code memory} store ignores it
  */
 @Validated
 @ConfigurationProperties("orders")
 public record OrdersProperties(@NotNull @DefaultValue("memory") Store store, @Valid @DefaultValue Db db)
         implements Knobs {
 
-    /** The two stores; the names are the property's values. */
+    /** The three stores; the names are the property's values. */
     public enum Store {
-        MEMORY, POSTGRES;
+        MEMORY, POSTGRES, R2DBC;
 
         @JsonValue
         @Override
@@ -54,11 +55,15 @@ public record OrdersProperties(@NotNull @DefaultValue("memory") Store store, @Va
      *                          password come from the environment variables {@code ORDERS_DB_USERNAME} and
      *                          {@code ORDERS_DB_PASSWORD}. Unset
      *                          (default): orders-service starts an embedded PostgreSQL 18 of its own, on a free
-     *                          loopback port, and stops it when it stops.
-     * @param poolSize          HikariCP's connections, 1..1000 (a fixed pool: as many kept idle), default 10. With
+     *                          loopback port, and stops it when it stops. The {@code r2dbc} store takes the same
+     *                          JDBC URL and derives its own from its host, port and database
+     *                          (R2dbcStoreConfiguration).
+     * @param poolSize          the pool's connections (HikariCP's, or r2dbc-pool's with {@code r2dbc}), 1..1000 (a
+     *                          fixed pool: as many kept idle), default 10. With
      *                          the store's latency L every request holds one for L, so the pool serves at most
      *                          poolSize / L requests per second; the rest wait for a connection.
-     * @param connectionTimeout the longest a request waits for a pooled connection, 250ms (HikariCP's floor) .. 60s,
+     * @param connectionTimeout the longest a request waits for a pooled connection (r2dbc-pool: its maximum acquire
+     *                          time), 250ms (HikariCP's floor) .. 60s,
      *                          default 1s; past it the request is answered 503 problem+json. It also bounds a query
      *                          that hangs: the socket read gives up this long after the query's sleep should have
      *                          ended.

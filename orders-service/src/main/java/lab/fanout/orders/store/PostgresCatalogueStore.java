@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -17,7 +17,6 @@ import lab.fanout.downstream.CatalogueStore;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The orders in PostgreSQL ({@code orders.store=postgres}), with the simulated I/O where a real service spends it:
@@ -35,27 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class PostgresCatalogueStore implements CatalogueStore {
 
-    /**
-     * The sleep is a MATERIALIZED CTE on the preserved side of a LEFT JOIN: it runs exactly once per query, before
-     * or beside the read, also when no order matches (an unknown id still takes its latency). Slices are computed
-     * as {@link lab.fanout.common.Slice} computes them, on each order's rank in the catalogue.
-     */
-    private static final String PART = """
-            WITH simulated_io AS MATERIALIZED (SELECT pg_sleep(?)),
-                 ranked AS (SELECT o.*, row_number() OVER (ORDER BY o.position) - 1 AS rank, count(*) OVER () AS size
-                            FROM orders o)
-            SELECT r.id, r.account_id, r.status, r.placed_at, i.product_id, i.quantity
-            FROM simulated_io
-            LEFT JOIN (ranked r LEFT JOIN order_items i ON i.order_id = r.id)
-                   ON r.rank >= ? * r.size / ? AND r.rank < (? + 1) * r.size / ?
-            ORDER BY r.rank, i.line""";
-    private static final String ITEM = """
-            WITH simulated_io AS MATERIALIZED (SELECT pg_sleep(?))
-            SELECT o.id, o.account_id, o.status, o.placed_at, i.product_id, i.quantity
-            FROM simulated_io
-            LEFT JOIN (orders o LEFT JOIN order_items i ON i.order_id = o.id) ON o.id = ?
-            ORDER BY i.line""";
-    private static final String WAIT = "SELECT pg_sleep(?)";
+    private static final String PART = OrderLines.PART;
+    private static final String ITEM = OrderLines.ITEM;
+    private static final String WAIT = OrderLines.WAIT;
 
     private final DataSource dataSource;
     private final ObjectMapper json;
@@ -137,32 +118,16 @@ final class PostgresCatalogueStore implements CatalogueStore {
 
     /** Folds the rows, one per order line in catalogue order, into orders shaped as catalogue.json's. */
     private ArrayNode orders(PreparedStatement statement) throws SQLException {
-        ArrayNode orders = json.createArrayNode();
+        List<OrderLines.Line> lines = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
-            ObjectNode order = null;
             while (rows.next()) {
-                String id = rows.getString("id");
-                if (id == null) {
-                    continue;   // the sleep's own row: no order matched
-                }
-                if (order == null || !Objects.equals(order.get("id").asString(), id)) {
-                    order = orders.addObject();
-                    order.put("id", id);
-                    order.put("accountId", rows.getString("account_id"));
-                    order.put("status", rows.getString("status"));
-                    order.put("placedAt", DateTimeFormatter.ISO_INSTANT.format(
-                            rows.getObject("placed_at", OffsetDateTime.class)));
-                    order.putArray("items");
-                }
                 String productId = rows.getString("product_id");
-                if (productId != null) {
-                    ObjectNode line = ((ArrayNode) order.get("items")).addObject();
-                    line.put("productId", productId);
-                    line.put("quantity", rows.getInt("quantity"));
-                }
+                lines.add(new OrderLines.Line(rows.getString("id"), rows.getString("account_id"),
+                        rows.getString("status"), rows.getObject("placed_at", OffsetDateTime.class), productId,
+                        productId == null ? null : rows.getInt("quantity")));
             }
         }
-        return orders;
+        return OrderLines.fold(json, lines);
     }
 
     /**

@@ -22,7 +22,7 @@ class OrdersStoreStartupTest {
         assertThatThrownBy(() -> start("--orders.store=mongo")).isNotNull();
 
         assertThat(output.getOut()).contains("Property: orders.store", "Value: \"mongo\"",
-                "The following values are valid:", "    memory", "    postgres");
+                "The following values are valid:", "    memory", "    postgres", "    r2dbc");
     }
 
     @Test

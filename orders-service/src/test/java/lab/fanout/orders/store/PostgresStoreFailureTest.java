@@ -25,6 +25,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,10 +39,12 @@ import static org.awaitility.Awaitility.await;
  * <p>
  * What the caller sees: 503 {@code database-unavailable} problem+json within the connection timeout (1 s here, plus
  * a busy machine's slack), never a hang, every connection back in the pool; and 200 again, without a restart, once
- * the database is back.
+ * the database is back. This class runs the JDBC store ({@code postgres}, HikariCP); {@link R2dbcStoreFailureTest}
+ * runs the same tests on the {@code r2dbc} store, naming its pool's gauges instead.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s"})
+@DirtiesContext   // its pool would go on trying the deleted server of this class
 class PostgresStoreFailureTest {
 
     private static final String PATH = "/order/api/v1/orders";
@@ -75,8 +78,7 @@ class PostgresStoreFailureTest {
 
     @AfterEach
     void everyConnectionIsBackInThePool() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> gauge("hikaricp.connections.active") == 0
-                && gauge("hikaricp.connections.pending") == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge(activeGauge()) == 0 && gauge(pendingGauge()) == 0);
     }
 
     @AfterAll
@@ -95,7 +97,7 @@ class PostgresStoreFailureTest {
             assertDatabaseUnavailable(answer.get());
         }
         assertDatabaseUnavailable(timed(PATH + "/ord-3001?latencyMs=0"));   // the pool's retries are no better
-        await().atMost(Duration.ofSeconds(10)).until(() -> gauge("hikaricp.connections.active") == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge(activeGauge()) == 0);
         // the health says so, the probes do not: a restart of orders-service would not bring the database back
         assertThat(getManagement("/actuator/health").statusCode()).isEqualTo(503);
         assertThat(getManagement("/actuator/health/readiness").statusCode()).isEqualTo(200);
@@ -125,6 +127,32 @@ class PostgresStoreFailureTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> get(PATH + "?latencyMs=0").statusCode() == 200);
     }
 
+    /**
+     * More requests than connections while the database is frozen: the two that hold a connection give up their
+     * query once it overruns its sleep by the connection timeout, the three that wait for one give up at the timeout
+     * (503 pool-exhausted: the pool cannot tell a frozen server's connections from busy ones). None may wait for a
+     * connection and then for a query on top: that is what the pool's acquire timeout prevents.
+     */
+    @Test
+    void aFrozenDatabaseAnswersEveryWaitingRequest503WithinItsSleepPlusTheConnectionTimeout() throws Exception {
+        List<Long> pids = database.serverProcesses();
+        signal("STOP", pids);
+        List<Answer> answers;
+        try {
+            List<CompletableFuture<Answer>> pending = IntStream.range(0, 5)
+                    .mapToObj(i -> timedAsync(PATH + "?latencyMs=1000")).toList();
+            answers = pending.stream().map(CompletableFuture::join).toList();
+        } finally {
+            signal("CONT", pids);
+        }
+        assertThat(answers).allSatisfy(answer -> {
+            assertThat(answer.status()).isEqualTo(503);
+            assertThat(answer.contentType()).startsWith("application/problem+json");
+            assertThat(answer.elapsed()).as("1 s sleep + 1 s timeout + slack").isLessThan(Duration.ofMillis(3500));
+        });
+        await().atMost(Duration.ofSeconds(15)).until(() -> get(PATH + "?latencyMs=0").statusCode() == 200);
+    }
+
     private void assertDatabaseUnavailable(Answer answer) {
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.contentType()).startsWith("application/problem+json");
@@ -138,6 +166,16 @@ class PostgresStoreFailureTest {
         List<String> command = Stream.concat(Stream.of("kill", "-" + signal), pids.stream().map(String::valueOf))
                 .toList();
         assertThat(new ProcessBuilder(command).inheritIO().start().waitFor()).as(String.join(" ", command)).isZero();
+    }
+
+    /** @return the pool's gauge of connections in use (HikariCP's here) */
+    String activeGauge() {
+        return "hikaricp.connections.active";
+    }
+
+    /** @return the pool's gauge of requests waiting for a connection */
+    String pendingGauge() {
+        return "hikaricp.connections.pending";
     }
 
     private double gauge(String name) {

@@ -26,10 +26,11 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The two stores answer the same bytes to the same request, so that main-service's join, and every figure measured
- * with the memory store, mean the same with the postgres store: this test's context runs the postgres store (its
- * embedded server), and starts a second orders-service with the default memory store beside it; every request shape
- * (the whole catalogue, every slice of every width main-service uses, every id, an unknown id) goes to both.
+ * The three stores answer the same bytes to the same request, so that main-service's join, and every figure measured
+ * with the memory store, mean the same with the database stores: this test's context runs the postgres store (JDBC,
+ * its embedded server), and starts two more orders-services beside it, one with the default memory store and one
+ * with the r2dbc store (an embedded server of its own); every request shape (the whole catalogue, every slice of
+ * every width main-service uses, every id, an unknown id) goes to all three.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestPropertySource(properties = "orders.store=postgres")   // as PostgresOrdersServiceTest: one context for both
@@ -39,6 +40,7 @@ class PostgresStoreIdenticalAnswersTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private static ConfigurableApplicationContext memoryStore;
+    private static ConfigurableApplicationContext r2dbcStore;
 
     @LocalServerPort
     int postgresPort;
@@ -47,17 +49,22 @@ class PostgresStoreIdenticalAnswersTest {
     static void startTheMemoryStore() {
         memoryStore = new SpringApplicationBuilder(OrdersServiceApplication.class)
                 .run("--server.port=0", "--management.server.port=0");
+        r2dbcStore = new SpringApplicationBuilder(OrdersServiceApplication.class)
+                .run("--server.port=0", "--management.server.port=0", "--orders.store=r2dbc");
     }
 
     @AfterAll
     static void stopTheMemoryStore() {
         memoryStore.close();
+        r2dbcStore.close();
     }
 
     @Test
-    void theMemoryStoreIsWhatItSaysItIs() {
+    void theMemoryAndR2dbcStoresAreWhatTheySayTheyAre() {
         assertThat(memoryStore.getEnvironment().getProperty("orders.store")).isNull();   // the default: memory
         assertThat(memoryStore.getBeanNamesForType(javax.sql.DataSource.class)).isEmpty();
+        assertThat(r2dbcStore.getBean(lab.fanout.downstream.CatalogueStore.class))
+                .isInstanceOf(R2dbcCatalogueStore.class);
     }
 
     @Test
@@ -91,12 +98,20 @@ class PostgresStoreIdenticalAnswersTest {
         HttpResponse<byte[]> memory = get(memoryStore.getEnvironment().getRequiredProperty("local.server.port",
                 Integer.class), pathAndQuery);
         HttpResponse<byte[]> postgres = get(postgresPort, pathAndQuery);
+        HttpResponse<byte[]> r2dbc = get(r2dbcStore.getEnvironment().getRequiredProperty("local.server.port",
+                Integer.class), pathAndQuery);
 
         assertThat(postgres.statusCode()).as(pathAndQuery).isEqualTo(memory.statusCode());
         assertThat(postgres.headers().firstValue("Content-Type")).as(pathAndQuery)
                 .isEqualTo(memory.headers().firstValue("Content-Type"));
         assertThat(new String(postgres.body())).as(pathAndQuery).isEqualTo(new String(memory.body()));
         assertThat(postgres.body()).as(pathAndQuery).isEqualTo(memory.body());
+
+        assertThat(r2dbc.statusCode()).as("r2dbc " + pathAndQuery).isEqualTo(memory.statusCode());
+        assertThat(r2dbc.headers().firstValue("Content-Type")).as("r2dbc " + pathAndQuery)
+                .isEqualTo(memory.headers().firstValue("Content-Type"));
+        assertThat(new String(r2dbc.body())).as("r2dbc " + pathAndQuery).isEqualTo(new String(memory.body()));
+        assertThat(r2dbc.body()).as("r2dbc " + pathAndQuery).isEqualTo(memory.body());
     }
 
     private static HttpResponse<byte[]> get(int port, String pathAndQuery) throws IOException, InterruptedException {
