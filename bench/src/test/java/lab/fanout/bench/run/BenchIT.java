@@ -102,7 +102,7 @@ class BenchIT {
             assertThat(r.get("bound_limit")).isIn("clients", "CPU");
         });
         String md = Files.readString(out.resolve("results.md"));
-        assertThat(md).contains("| ScopeFork | StructuredTaskScope |").contains("| Sequential |  |")
+        assertThat(md).contains("| scopeFork | StructuredTaskScope |").contains("| sequential |  |")
                 .contains("Bound (limit)").contains("Machine: ").contains("![tiny-throughput.png]")
                 .contains("Forks: 2 (each cell in 2 fresh starts of the services");
         for (String png : List.of("tiny-throughput.png", "tiny-latency.png", "tiny-efficiency.png")) {
