@@ -5,6 +5,8 @@ import java.util.Map;
 
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,36 +41,28 @@ class KnobOptionsTest {
         assertThat(knobs.anyGiven()).isFalse();
     }
 
-    @Test
-    void ordersStorePostgresReachesTheDownstreamsWithItsPoolAndADataDirectoryUnderDotLab() {
-        KnobOptions knobs = parse("--orders-store", "postgres", "--db-pool", "5");
+    /** Both PostgreSQL stores, JDBC and R2DBC, take the same database knobs. */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "r2dbc"})
+    void anOrdersStoreOnPostgresReachesTheDownstreamsWithItsPoolUrlAndADataDirectoryUnderDotLab(String store) {
+        KnobOptions knobs = parse("--orders-store", store, "--db-pool", "5");
         LaunchSpec spec = knobs.apply(LaunchSpec.defaults(Path.of("/repo")));
         assertThat(spec.extraDownstreamProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("orders.store",
-                "postgres", "orders.db.pool-size", "5", "orders.db.data-dir", "/repo/.lab/orders-db"));
-        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --orders-store postgres --db-pool 5");
-        assertThat(parse("--orders-store", "postgres", "--db-url", "jdbc:postgresql://db:5432/lab")
+                store, "orders.db.pool-size", "5", "orders.db.data-dir", "/repo/.lab/orders-db"));
+        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --orders-store " + store + " --db-pool 5");
+        assertThat(parse("--orders-store", store, "--db-url", "jdbc:postgresql://db:5432/lab")
                 .apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties())
+                .containsEntry("orders.store", store)
                 .containsEntry("orders.db.url", "jdbc:postgresql://db:5432/lab")
                 .doesNotContainKey("orders.db.data-dir");
-        assertThat(parse().apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties()).isEmpty();
-    }
-
-    /** Issue 39: the same database and knobs through R2DBC. */
-    @Test
-    void ordersStoreR2dbcReachesTheDownstreamsWithTheSamePoolUrlAndDataDirectoryKnobs() {
-        KnobOptions knobs = parse("--orders-store", "r2dbc", "--db-pool", "5");
-        LaunchSpec spec = knobs.apply(LaunchSpec.defaults(Path.of("/repo")));
-        assertThat(spec.extraDownstreamProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("orders.store",
-                "r2dbc", "orders.db.pool-size", "5", "orders.db.data-dir", "/repo/.lab/orders-db"));
-        assertThat(knobs.asArgs()).isEqualTo("--profile virtual --orders-store r2dbc --db-pool 5");
-        assertThat(parse("--orders-store", "r2dbc", "--db-url", "jdbc:postgresql://db:5432/lab")
-                .apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties())
-                .containsEntry("orders.store", "r2dbc")
-                .containsEntry("orders.db.url", "jdbc:postgresql://db:5432/lab")
-                .doesNotContainKey("orders.db.data-dir");
-        assertThatThrownBy(() -> parse("--orders-store", "r2dbc", "--db-url",
+        assertThatThrownBy(() -> parse("--orders-store", store, "--db-url",
                 "jdbc:postgresql://db/lab?user=x&password=y").apply(LaunchSpec.defaults(Path.of("."))))
                 .hasMessageContaining("must not hold a password");
+    }
+
+    @Test
+    void theMemoryStoreIsTheDefaultAndAnUnknownStoreIsRefusedNamingTheValidOnes() {
+        assertThat(parse().apply(LaunchSpec.defaults(Path.of("."))).extraDownstreamProperties()).isEmpty();
         assertThatThrownBy(() -> parse("--orders-store", "mongo")).isInstanceOf(CommandLine.ParameterException.class)
                 .hasMessageContaining("memory, postgres, r2dbc");
     }

@@ -30,7 +30,8 @@ import static org.awaitility.Awaitility.await;
  * With the postgres store the simulated latency is spent where a real service spends it: holding one of the pool's
  * connections, inside the query. A pool of two serves two requests at a time; the third waits for a connection, and
  * is answered 503 once the connection timeout has passed. The pool's size is a knob shown at /actuator/info, its
- * state HikariCP's metrics at /actuator/prometheus.
+ * state HikariCP's metrics at /actuator/prometheus. This class runs the JDBC store ({@code postgres}, HikariCP);
+ * {@link R2dbcStorePoolTest} runs the same tests on the {@code r2dbc} store through the driver's hooks below.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s",
@@ -68,16 +69,20 @@ class PostgresStorePoolTest {
         assertThat(answers).allSatisfy(answer -> assertThat(answer.get().statusCode()).isEqualTo(200));
         // the memory store would answer all four after 600 ms: here two waited for a connection
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1200));
-        assertThat(registry.get("hikaricp.connections.acquire").tag("pool", "orders-db").timer()
-                .max(TimeUnit.MILLISECONDS)).as("the longest wait for a connection, ms").isGreaterThan(400);
-        assertThat(registry.get("hikaricp.connections.usage").tag("pool", "orders-db").timer()
-                .max(TimeUnit.MILLISECONDS)).as("the longest a connection was held, ms").isGreaterThanOrEqualTo(600);
+        assertThat(registry.get(acquireTimer()).tag("pool", "orders-db").timer().max(TimeUnit.MILLISECONDS))
+                .as("the longest wait for a connection, ms").isGreaterThan(400);
+        assertConnectionsHeldAtLeast(600);
         awaitIdlePool();
     }
 
     @Test
     void aRequestThatGetsNoConnectionWithinTheTimeoutIs503PoolExhausted() throws Exception {
-        PoolExhaustion.assertThirdRequestIs503(port, () -> (int) active());
+        double timeoutsBefore = registry.get(timeoutCounter()).tag("pool", "orders-db").counter().count();
+
+        PoolExhaustion.assertThirdRequestIs503(port, () -> (int) gauge(activeGauge()));
+
+        assertThat(registry.get(timeoutCounter()).tag("pool", "orders-db").counter().count())
+                .as("the pool's count of timed-out acquisitions").isEqualTo(timeoutsBefore + 1);
         awaitIdlePool();
     }
 
@@ -103,38 +108,70 @@ class PostgresStorePoolTest {
         JsonNode info = JSON.readTree(getManagement("/actuator/info").body());
 
         JsonNode knobs = info.get("knobs").get("orders");
-        assertThat(knobs.get("store").asString()).isEqualTo("postgres");
+        assertThat(knobs.get("store").asString()).isEqualTo(store());
         assertThat(knobs.get("db").get("poolSize").asInt()).isEqualTo(2);
         JsonNode database = info.get("ordersDatabase");
-        assertThat(knobs.get("db").get("dataDir").asString()).isEqualTo("target/orders-db-pool-test");
         assertThat(database.get("server").asString()).isEqualTo("embedded");
-        assertThat(database.get("dataDir").asString()).endsWith("/orders-service/target/orders-db-pool-test");
         assertThat(database.get("maximumPoolSize").asInt()).isEqualTo(2);
         assertThat(database.get("connectionTimeoutMs").asInt()).isEqualTo(1000);
-        assertThat(database.get("serverPid").asLong()).isPositive();
+        assertDriverInfo(knobs, database);
     }
 
     @Test
-    void exposesHikariMetricsOnTheManagementPort() throws Exception {
+    void exposesThePoolsMetricsOnTheManagementPort() throws Exception {
         String scrape = getManagement("/actuator/prometheus").body();
 
-        assertThat(scrape).contains("hikaricp_connections_active{application=\"orders-service\",pool=\"orders-db\"}",
-                "hikaricp_connections_pending{application=\"orders-service\",pool=\"orders-db\"}",
-                "hikaricp_connections_max{application=\"orders-service\",pool=\"orders-db\"} 2",
-                "hikaricp_connections_acquire_seconds_count{application=\"orders-service\",pool=\"orders-db\"}",
-                "hikaricp_connections_timeout_total{application=\"orders-service\",pool=\"orders-db\"}");
+        assertThat(scrape).contains(scrapeLines("{application=\"orders-service\",pool=\"orders-db\"}"));
+    }
+
+    // The driver's hooks: the JDBC store's (HikariCP's meters and info) here, the r2dbc store's in R2dbcStorePoolTest.
+
+    /** @return {@code orders.store} as /actuator/info shows it */
+    String store() {
+        return "postgres";
+    }
+
+    String activeGauge() {
+        return "hikaricp.connections.active";
+    }
+
+    String pendingGauge() {
+        return "hikaricp.connections.pending";
+    }
+
+    String acquireTimer() {
+        return "hikaricp.connections.acquire";
+    }
+
+    String timeoutCounter() {
+        return "hikaricp.connections.timeout";
+    }
+
+    /** HikariCP times how long each connection was lent out; r2dbc-pool has no such timer. */
+    void assertConnectionsHeldAtLeast(long ms) {
+        assertThat(registry.get("hikaricp.connections.usage").tag("pool", "orders-db").timer()
+                .max(TimeUnit.MILLISECONDS)).as("the longest a connection was held, ms").isGreaterThanOrEqualTo(ms);
+    }
+
+    void assertDriverInfo(JsonNode knobs, JsonNode database) {
+        assertThat(knobs.get("db").get("dataDir").asString()).isEqualTo("target/orders-db-pool-test");
+        assertThat(database.get("dataDir").asString()).endsWith("/orders-service/target/orders-db-pool-test");
+        assertThat(database.get("serverPid").asLong()).isPositive();
+    }
+
+    /** @return lines of /actuator/prometheus that must be there, given the pool's tags */
+    String[] scrapeLines(String tags) {
+        return new String[] {"hikaricp_connections_active" + tags, "hikaricp_connections_pending" + tags,
+            "hikaricp_connections_max" + tags + " 2", "hikaricp_connections_acquire_seconds_count" + tags,
+            "hikaricp_connections_timeout_total" + tags};
     }
 
     private void awaitIdlePool() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> active() == 0 && pending() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge(activeGauge()) == 0 && gauge(pendingGauge()) == 0);
     }
 
-    private double active() {
-        return registry.get("hikaricp.connections.active").tag("pool", "orders-db").gauge().value();
-    }
-
-    private double pending() {
-        return registry.get("hikaricp.connections.pending").tag("pool", "orders-db").gauge().value();
+    private double gauge(String name) {
+        return registry.get(name).tag("pool", "orders-db").gauge().value();
     }
 
     private HttpRequest request(String pathAndQuery) {
