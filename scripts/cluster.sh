@@ -52,7 +52,7 @@ up() {
   scripts/docker-engine.sh start
   docker/make-base-image.sh
   [[ -f main-service/target/main-service.jar ]] || ./lab build
-  scripts/build-images.sh --hey --postgres
+  scripts/build-images.sh --hey --postgres --zipkin
   scripts/cluster/images.sh
   scripts/cluster/node.sh start
   echo "cluster: importing $(images | wc -l) images into the node's containerd ..."
