@@ -8,16 +8,17 @@
 zipkin_spans_per_request=7
 
 check10() {
-  local out zipkin url variant=main-service-virtual s id code count ok=0 bad=0 ids=()
+  local out zipkin url variant=main-service-virtual s id code count ok=0 bad=0 ids=() sent=()
   if ! out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster-zipkin 2>&1) || ! check10_rolled_out; then
     fail "10 k8s/tests/cluster-zipkin not applied and rolled out"; detail "$out" "$(kc get pods -o wide 2>&1)"
     check10_restore; return
   fi
   zipkin=$(service_url zipkin)
-  pass "10 Zipkin ready at $zipkin ($(kc get deployment zipkin -o jsonpath='{.spec.template.spec.containers[0].image}')), the services restarted with its endpoint"
+  pass "10 Zipkin ready at $zipkin ($(kc get deployment zipkin -o jsonpath='{.spec.template.spec.containers[0].image}')), the services restarted with tracing.env's knobs"
   url=$(service_url "$variant")
   for s in $(strategies); do
     id=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+    sent+=("$id")
     code=$(in_ns curl -s -o /dev/null -w '%{http_code}' --max-time 30 \
       -H "traceparent: 00-$id-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')-01" "$url$orders?concurrency=$s")
     count=$(check10_spans "$zipkin" "$id")
@@ -32,7 +33,7 @@ check10() {
   else
     fail "10 traces in Zipkin: $ok strategies with their $zipkin_spans_per_request spans, $bad without"
   fi
-  check10_exemplars "$zipkin" "${ids[@]}"
+  check10_exemplars "$zipkin" "${sent[@]}"
   check10_restore
 }
 
@@ -57,9 +58,9 @@ check10_spans() {
 }
 
 # check10_exemplars ZIPKIN TRACE_ID...: Prometheus' exemplars of the backoffice requests' latency buckets name one of
-# the traces just sent, and Zipkin has that trace (what Grafana's "Open in Zipkin" opens)
+# the traces just sent, and Zipkin has that trace with its spans (what Grafana's "Open in Zipkin" opens)
 check10_exemplars() {
-  local zipkin=$1 found=() id hit='' end query='http_server_requests_seconds_bucket{namespace="fanout-lab", uri=~"/backoffice/.*"}'
+  local zipkin=$1 found=() id hit='' spans end query='http_server_requests_seconds_bucket{namespace="fanout-lab", uri=~"/backoffice/.*"}'
   shift
   prometheus_port_forward 19091
   for _ in $(seq 1 8); do   # the next scrapes (every 5 s) carry them
@@ -72,10 +73,13 @@ check10_exemplars() {
     sleep 5
   done
   kill "$pf_pid" 2>/dev/null; pf_pid=
-  if [[ -n $hit ]] && [[ $(check10_spans "$zipkin" "$hit") == "$zipkin_spans_per_request" ]]; then
-    pass "10 Prometheus has ${#found[@]} exemplars on the backoffice latency buckets; trace_id $hit is one of the traces sent, and Zipkin has it"
-  else
+  [[ -z $hit ]] || spans=$(check10_spans "$zipkin" "$hit")
+  if [[ -z $hit ]]; then
     fail "10 exemplars: none of the ${#found[@]} trace ids on the backoffice latency buckets is a trace just sent (${found[*]:0:3})"
+  elif [[ $spans != "$zipkin_spans_per_request" ]]; then
+    fail "10 exemplars: trace_id $hit on the backoffice latency buckets is a trace just sent, but Zipkin has $spans of its $zipkin_spans_per_request spans"
+  else
+    pass "10 Prometheus has ${#found[@]} exemplars on the backoffice latency buckets; trace_id $hit is one of the traces sent, and Zipkin has its $spans spans"
   fi
 }
 
