@@ -51,8 +51,8 @@ up() {
   scripts/cluster/build-k8s.sh
   scripts/docker-engine.sh start
   docker/make-base-image.sh
-  [[ -f main-service/target/main-service.jar ]] || ./lab build
-  scripts/build-images.sh --hey --postgres
+  [[ -f main-service/target/main-service.jar && -f bench/target/zipkin/zipkin-server.jar ]] || ./lab build
+  scripts/build-images.sh --hey --postgres --zipkin
   scripts/cluster/images.sh
   scripts/cluster/node.sh start
   echo "cluster: importing $(images | wc -l) images into the node's containerd ..."

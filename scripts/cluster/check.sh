@@ -3,7 +3,7 @@
 # single-node cluster of ./lab cluster up (k8s/README.md, "A real cluster on this machine"). A line per check;
 # every check runs even after a failure; the exit status is the number of failed checks. Arguments: the numbers of
 # the checks to run (default all; 3 before 4 before 5 gives check 5 recent load to see; 8 switches orders-service to
-# PostgreSQL and back, 9 main-service-virtual to a lowered admission limit and back).
+# PostgreSQL and back, 9 main-service-virtual to a lowered admission limit and back, 10 adds Zipkin and removes it).
 #   1 server-side dry run of k8s/ against the real API server; the namespace's restricted Pod Security level
 #     enforced by admission (a privileged pod is refused)
 #   2 every Deployment Available within LAB_CLUSTER_ROLLOUT_SECONDS, no restart, the lab's containers run as
@@ -30,6 +30,11 @@
 #     limit and its load Job bursts that variant alone past
 #     it: only 200s and 429s, every 429 an admission refusal (Prometheus), in flight at the limit, no restart, the
 #     other variants without a request or a refusal; then k8s/tests/cluster again
+#  10 k8s/components/zipkin applied (k8s/tests/cluster-zipkin): Zipkin ready; a request per strategy through
+#     main-service-virtual with a traceparent of its own (sampled) comes back from Zipkin's API as its trace of 7
+#     spans (main-service's server span, its 3 calls, the 3 downstreams' server spans: system-tests ZipkinTracesIT);
+#     Prometheus holds exemplars on http_server_requests_seconds_bucket whose trace_id is one of those traces, which
+#     Zipkin knows (Grafana's link from a latency panel's dot); then k8s/tests/cluster again, Zipkin's objects deleted
 # Load goes only to addresses inside the cluster's network namespace, bounded in time and count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -670,11 +675,13 @@ check9_restore() {
   fi
 }
 
+source scripts/cluster/check-zipkin.sh   # check10
+
 echo "cluster check: node $node ($node_ip), namespace $lab_namespace"
 checks=("$@")
-(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7 8 9)
+(( ${#checks[@]} )) || checks=(1 2 3 4 5 6 7 8 9 10)
 for n in "${checks[@]}"; do
-  [[ $n =~ ^[1-9]$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 9; default all)" >&2; exit 2; }
+  [[ $n =~ ^([1-9]|10)$ ]] || { echo "usage: $0 [CHECK...]   (checks 1 to 10; default all)" >&2; exit 2; }
   start=$SECONDS
   "check$n"
   echo "        (check $n: $((SECONDS - start)) s)"

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on fixtures of what kubectl shows on a kind cluster (src/test/resources/k8s-fit, k8s-wait).
  * <ul>
  * <li>scripts/k8s-fit.sh, the preflight: the whole lab (load Job included) fits a 2-CPU / 8 GB Docker's node beside
- * kind's own control-plane pods; on a 1-CPU one it exits 1 saying by how much and with the fix.</li>
+ * kind's own control-plane pods, with k8s/components/zipkin too; on a 1-CPU one it exits 1 saying by how much and
+ * with the fix.</li>
  * <li>lab_wait (scripts/k8s-deploy.sh): a pod waiting for a fanout-lab image the node lacks is reported with the
  * command that loads the images, at once, not after a rollout timeout; `./lab kind status` says the same for a
  * cluster applied by hand (kubectl and kind faked: src/test/resources/k8s-wait/fake-*).</li>
@@ -35,6 +36,16 @@ class KindPreflightTest {
         assertThat(fit.output()).contains("fits:")
                 // kind's own pods count, the lab's earlier pod and the finished one do not
                 .contains("9 pods already on the node (outside fanout-lab): 950m, 290Mi");
+    }
+
+    /** k8s/components/zipkin's requests are modest enough that the lab, the load Job and Zipkin fit together. */
+    @Test
+    void theLabWithTheLoadJobAndZipkinFitsA2Cpu8GbKindNode() {
+        Repo.Ran fit = run("bash", "scripts/k8s-fit.sh", "--node", FIT.resolve("node-2cpu-8gb.json").toString(),
+                "--pods", FIT.resolve("kind-pods.json").toString(), "k8s/tests/with-load-test", "k8s/tests/with-zipkin");
+        assertThat(fit.status()).as("scripts/k8s-fit.sh with Zipkin on a 2-CPU / 8 GB node exits 0:\n%s", fit.output())
+                .isZero();
+        assertThat(fit.output()).contains("fits:");
     }
 
     @Test

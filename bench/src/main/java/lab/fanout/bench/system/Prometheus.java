@@ -13,6 +13,11 @@ public final class Prometheus {
     public static final int PORT = 9090;
     public static final URI URL = URI.create("http://127.0.0.1:" + PORT);
     static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Keeps the exemplars on the services' histogram buckets (a sampled request's trace id, with {@code ./lab up
+     * --with-zipkin}), as the cluster's Prometheus does: {@code /api/v1/query_exemplars}, Grafana's links to traces.
+     */
+    static final String EXEMPLARS = "--enable-feature=exemplar-storage";
 
     private Prometheus() {
     }
@@ -32,7 +37,7 @@ public final class Prometheus {
             throw new IllegalStateException(config + " is missing");
         }
         Process p = Processes.spawn(List.of("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dataDir,
-                "--web.listen-address=127.0.0.1:" + PORT), workDir, log, true, false);
+                "--web.listen-address=127.0.0.1:" + PORT, EXEMPLARS), workDir, log, true, false);
         boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(250),
                 () -> !p.isAlive() || Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent());
         if (!answered || !p.isAlive()) {
