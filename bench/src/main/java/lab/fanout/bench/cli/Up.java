@@ -98,7 +98,11 @@ final class Up implements Callable<Integer> {
             LaunchSpec launch = knobs.apply(LaunchSpec.defaults(ws.repo()));
             if (withZipkin) {
                 double sampling = traceSampling == null ? 1.0 : traceSampling;
-                return launch.withAllProperties(Zipkin.LOCAL.serviceProperties(sampling));
+                Map<String, String> tracing = new LinkedHashMap<>(Zipkin.LOCAL.serviceProperties(sampling));
+                if (withPrometheus) {   // an old Prometheus scrapes nothing from services that write exemplars
+                    tracing.putAll(Prometheus.exemplarProperties(ws.repo()));
+                }
+                return launch.withAllProperties(tracing);
             }
             if (traceSampling != null) {
                 throw new IllegalArgumentException("--trace-sampling sets what the services report to Zipkin: add "

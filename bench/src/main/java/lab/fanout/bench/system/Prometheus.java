@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** A local Prometheus (Debian package {@code prometheus}) on 127.0.0.1:9090, scraping {@code ./lab up}'s services. */
 public final class Prometheus {
@@ -18,8 +20,29 @@ public final class Prometheus {
      * --with-zipkin}), as the cluster's Prometheus does: {@code /api/v1/query_exemplars}, Grafana's links to traces.
      */
     static final String EXEMPLARS = "--enable-feature=exemplar-storage";
+    private static final Pattern VERSION = Pattern.compile("version (\\d+)\\.(\\d+)");
 
     private Prometheus() {
+    }
+
+    /**
+     * Micrometer puts a sampled request's exemplar on a timer's {@code _count} line too, and a Prometheus before 2.43
+     * drops the whole scrape for it ("metric name ..._count does not support exemplars", prometheus#11984); Debian 12
+     * ships 2.42. With such a one the services must write no exemplars, or it scrapes nothing while they sample.
+     *
+     * @return the services' Spring properties for the prometheus on PATH: exemplars off before 2.43, else none
+     */
+    public static Map<String, String> exemplarProperties(Path workDir) {
+        boolean old = Processes.output(workDir, Duration.ofSeconds(10), "prometheus", "--version")
+                .map(Prometheus::before243).orElse(false);
+        return old ? Map.of("management.tracing.exemplars.include", "none") : Map.of();
+    }
+
+    /** @param versionOutput {@code prometheus --version}'s, e.g. {@code prometheus, version 2.42.0+ds (branch: ...} */
+    static boolean before243(String versionOutput) {
+        Matcher m = VERSION.matcher(versionOutput);
+        return m.find() && (Integer.parseInt(m.group(1)) < 2
+                || Integer.parseInt(m.group(1)) == 2 && Integer.parseInt(m.group(2)) < 43);
     }
 
     /**
