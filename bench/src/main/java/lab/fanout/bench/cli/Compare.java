@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
                         + " whose warm-up hit its cap, or whose main-service spent under 80 %% of its cpuMs, gets no"
                         + " verdict."},
         footer = {"", "Examples:", "  ./lab compare docs/results/quick-a results/20261125-120000",
-                "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)"})
+                "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)",
+                "  ./lab compare results/20261125-120000 --by profile    (each server profile against the first)"})
 final class Compare implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "A", description = "results folder (with results.csv) or a results CSV")
@@ -29,8 +30,8 @@ final class Compare implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", arity = "0..1", description = "the other one (not with --by)")
     Path b;
 
-    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy (each against the"
-            + " first strategy in A, cell by cell)")
+    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy or profile (each"
+            + " against the first one in A, cell by cell)")
     String by;
 
     @Spec
@@ -38,15 +39,17 @@ final class Compare implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (by != null && !by.equals("strategy")) {
-            throw new ParameterException(spec.commandLine(), "--by takes strategy, not '" + by + "'");
+        if (by != null && !Comparison.BY.contains(by)) {
+            throw new ParameterException(spec.commandLine(), "--by takes " + String.join(" or ", Comparison.BY)
+                    + ", not '" + by + "'");
         }
         if ((by == null) == (b == null)) {
-            throw new ParameterException(spec.commandLine(), "give two results (A B), or one with --by strategy");
+            throw new ParameterException(spec.commandLine(),
+                    "give two results (A B), or one with --by strategy|profile");
         }
         try {
-            String table = b == null ? Comparison.renderBy(a) : Comparison.render(a, b);
-            System.out.println("A: " + a + (b == null ? " (by strategy)" : "\nB: " + b) + "\n");
+            String table = b == null ? Comparison.renderBy(a, by) : Comparison.render(a, b);
+            System.out.println("A: " + a + (b == null ? " (by " + by + ")" : "\nB: " + b) + "\n");
             System.out.print(table);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -24,7 +24,7 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * p-value of n and m samples is 2 ÷ C(n + m, n), so 3 against 3 never goes below 0.1 and 4 against 4 is needed).
  * A cell whose warm-up ended on its time cap, or whose main-service spent under 80 % of its {@code cpuMs}
  * ({@code cpu_spent} false: it did not measure the work it names), gets no verdict. {@link #renderBy} compares
- * within one result instead: each strategy against the first one, cell by cell.
+ * within one result instead: each strategy (or profile) against the first one, cell by cell.
  */
 public final class Comparison {
 
@@ -66,30 +66,36 @@ public final class Comparison {
         return md.toString();
     }
 
+    /** The knobs {@link #renderBy} compares within one result. */
+    public static final List<String> BY = List.of("strategy", "profile");
+
     /**
-     * {@code ./lab compare R --by strategy}: within one result, each strategy against the first one in it, per cell
-     * (the cell's other knobs the same).
+     * {@code ./lab compare R --by strategy|profile}: within one result, each value of that knob against the first
+     * one in it, per cell (the cell's other knobs the same), e.g. each server profile against the first for the same
+     * strategy and clients.
      *
-     * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two strategies
+     * @param knob one of {@link #BY}
+     * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two values
      */
-    public static String renderBy(Path result) {
-        List<String> others = KEY.stream().filter(k -> !k.equals("strategy")).toList();
-        Map<String, Map<String, Samples>> byStrategy = new LinkedHashMap<>();
-        samples(result, row -> cellKey(row, others) + "\t" + row.get("strategy")).forEach((key, samples) -> {
-            String[] cellAndStrategy = key.split("\t");
-            byStrategy.computeIfAbsent(cellAndStrategy[0], k -> new LinkedHashMap<>()).put(cellAndStrategy[1], samples);
+    public static String renderBy(Path result, String knob) {
+        List<String> others = KEY.stream().filter(k -> !k.equals(knob)).toList();
+        Map<String, Map<String, Samples>> byValue = new LinkedHashMap<>();
+        samples(result, row -> cellKey(row, others) + "\t" + row.get(knob)).forEach((key, samples) -> {
+            String[] cellAndValue = key.split("\t");
+            byValue.computeIfAbsent(cellAndValue[0], k -> new LinkedHashMap<>()).put(cellAndValue[1], samples);
         });
         StringBuilder md = new StringBuilder(HEADER);
-        byStrategy.forEach((cell, strategies) -> {
-            String baseline = strategies.keySet().iterator().next();
-            strategies.forEach((strategy, samples) -> {
-                if (!strategy.equals(baseline)) {
-                    rows(md, cell + ": " + baseline + " → " + strategy, strategies.get(baseline), samples);
+        byValue.forEach((cell, values) -> {
+            String baseline = values.keySet().iterator().next();
+            values.forEach((value, samples) -> {
+                if (!value.equals(baseline)) {
+                    rows(md, cell + ": " + baseline + " → " + value, values.get(baseline), samples);
                 }
             });
         });
         if (md.length() == HEADER.length()) {
-            throw new IllegalArgumentException(result + " has no cell (" + others + ") with two strategies");
+            throw new IllegalArgumentException(result + " has no cell (" + others + ") with two "
+                    + (knob.equals("strategy") ? "strategies" : knob + "s"));
         }
         return md.toString();
     }

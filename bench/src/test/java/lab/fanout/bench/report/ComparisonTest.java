@@ -97,12 +97,26 @@ class ComparisonTest {
             csv.append(forkRow("scopeFork", 400 + rep, 1, true)).append(forkRow("sequential", 150 + rep, 1, true))
                     .append(forkRow("reactive", 402 + rep, 1, true));
         }
-        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv));
+        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv), "strategy");
         assertThat(md).contains("| quick virtual concurrency=100: scopeFork → sequential | req/s |")
                 .contains("| -62.1 % | 0.002 |").doesNotContain("NaN")
                 .containsPattern("scopeFork → reactive \\| req/s \\| .* \\| ~ \\| ");
         assertThatThrownBy(() -> Comparison.renderBy(Files.writeString(dir.resolve("one.csv"),
-                FORK_HEADER + forkRow("scopeFork", 1, 1, true)))).hasMessageContaining("with two strategies");
+                FORK_HEADER + forkRow("scopeFork", 1, 1, true)), "strategy"))
+                .hasMessageContaining("with two strategies");
+    }
+
+    @Test
+    void byProfileComparesEachProfileWithTheFirstForTheSameStrategy(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder(FORK_HEADER);
+        for (int fork = 1; fork <= 5; fork++) {
+            csv.append(forkRow("reactive", 400 + fork, fork, true).replace(",virtual,", ",netty,"))
+                    .append(forkRow("reactive", 200 + fork, fork, true))
+                    .append(forkRow("scopeFork", 300 + fork, fork, true));
+        }
+        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv), "profile");
+        assertThat(md).contains("| quick reactive concurrency=100: netty → virtual | req/s |").contains("| 0.008 |")
+                .doesNotContain("scopeFork");
     }
 
     static final String FORK_HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
