@@ -12,19 +12,23 @@
 #     request-thread kind; a 400 problem+json for a bad strategy; no actuator through the Service, whose port list
 #     lacks the management port, which answers pod to pod only
 #   4 a bounded hey against each variant (0 failed requests, beside the Little's-law bound); the load Job
-#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT; the JDBC pool
-#     row only with orders-service on PostgreSQL, check 8); the panels
+#   5 Prometheus scrapes every pod; every dashboard query has data (system-tests ClusterDashboardsIT; the database
+#     pool row only with orders-service on PostgreSQL, check 8); the panels
 #     keep main-service's variants apart: each variant loaded alone in turn, its load shows where it belongs and
 #     the idle ones read 0 (ClusterDashboardsIT#variantsStayApart, which also proves a merged query fails); Grafana's
 #     pod spec, run with another image, finds its datasource and both dashboards where its provisioning says
 #   6 ./lab bench --base-url against one variant writes its results folder
 #   7 a killed downstream pod: 5xx problem+json within the deadline, then 200 once Kubernetes replaced it
-#   8 k8s/components/postgres applied (k8s/tests/cluster-postgres): PostgreSQL's StatefulSet ready, its claim bound
-#     to the node's local volume, its pod non-root (uid 999) on a read-only root filesystem; orders-service on the
-#     postgres store; every strategy through every variant answers the bytes it answered on the memory store just
-#     before; Prometheus has orders-service's HikariCP series (pool orders-db, its max = ORDERS_DB_POOL_SIZE); after
-#     a short load of every strategy, every dashboard query has data, the JDBC pool row included (in check 5, on the
-#     memory store, that row must be empty: empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
+#   8 once per database driver (LAB_CLUSTER_CHECK8_STORES, default "postgres r2dbc": JDBC, then R2DBC):
+#     k8s/components/postgres applied (k8s/tests/cluster-postgres; for r2dbc with k8s/components/postgres-r2dbc,
+#     k8s/tests/cluster-postgres-r2dbc): PostgreSQL's StatefulSet ready, its claim bound
+#     to the node's local volume, its pod non-root (uid 999) on a read-only root filesystem; orders-service on that
+#     store; every strategy through every variant answers the bytes it answered on the memory store just
+#     before; Prometheus has the driver's pool series (HikariCP's or r2dbc-pool's, pool orders-db, its max =
+#     ORDERS_DB_POOL_SIZE); after a short load of every strategy, every dashboard query has data, the database pool
+#     row's lines of that driver included, the other driver's empty (empty-on-postgres-store.txt,
+#     empty-on-r2dbc-store.txt; in check 5, on the memory store, the whole row must be empty:
+#     empty-on-memory-store.txt); then the memory store again (k8s/tests/cluster), the PostgreSQL objects deleted, the claim and its data kept
 #   9 admission control: each variant's ceiling is the one its heap implies, its limit the default (200, below that
 #     ceiling), and that heap 70 % of the pod's memory limit; k8s/tests/cluster-burst lowers main-service-virtual's
 #     limit and its load Job bursts that variant alone past
@@ -234,20 +238,30 @@ scraped_apps() {
 }
 
 # dashboards_have_data CHECK PORT APPS: the same checker as the local end-to-end test (DashboardsEndToEndIT), pointed
-# at the in-cluster Prometheus on PORT, told the store orders-service reports: on memory the JDBC pool row must be
-# empty, on postgres it must have data like the rest (test-compile, then failsafe alone: nothing packaged, no unit
-# test; -am finds the other modules' classes)
+# at the in-cluster Prometheus on PORT, told the store orders-service reports: on memory the database pool row must be
+# empty, on postgres its JDBC lines and on r2dbc its R2DBC lines must have data like the rest, the other driver's be
+# empty (test-compile, then failsafe alone: nothing packaged, no unit test; -am finds the other modules' classes)
 # Rates over 3 min, not Grafana's 1: the loads before (checks 4 and 8) go variant after variant, and with three
 # variants the first one's load had ended more than a minute before the queries ran (Little's law's request-thread
 # bound, the platform variant's alone, had no value); presence of data is the question here, not a rate's value.
+dashboard_rate_s=180
+# pool_row_note STORE: what the database pool row must show on that store
+pool_row_note() {
+  case $1 in
+    memory) echo "the database pool row empty, as it must be" ;;
+    postgres) echo "the database pool row's JDBC lines have data, its R2DBC lines are empty" ;;
+    r2dbc) echo "the database pool row's R2DBC lines have data, its JDBC lines are empty" ;;
+    *) echo "store unknown to ClusterDashboardsIT" ;;
+  esac
+}
 dashboards_have_data() {
   local check=$1 port=$2 apps=$3 store
   store=$(orders_info | jq -r '.knobs.orders.store')
   if in_ns ./mvnw -B -o -q -pl system-tests -am test-compile failsafe:integration-test failsafe:verify \
       -Dit.test=ClusterDashboardsIT -Dfailsafe.failIfNoSpecifiedTests=false \
       -Dfanout.cluster.prometheus="http://127.0.0.1:$port" -Dfanout.cluster.applications="$apps" \
-      -Dfanout.cluster.rate-interval=3m -Dfanout.cluster.orders-store="$store" >"$work/it$check.log" 2>&1; then
-    pass "$check every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus (orders-service on the $store store$([[ $store == memory ]] && echo ': the JDBC pool row empty, as it must be'))"
+      -Dfanout.cluster.rate-interval="${dashboard_rate_s}s" -Dfanout.cluster.orders-store="$store" >"$work/it$check.log" 2>&1; then
+    pass "$check every query of every dashboard in grafana/dashboards/ has data in the in-cluster Prometheus (orders-service on the $store store: $(pool_row_note "$store"))"
   else
     fail "$check dashboard queries without data (system-tests ClusterDashboardsIT, orders-service on the '$store' store)"
     detail "$(grep -E 'EMPTY|NO LABEL|ALL NaN|HAS DATA|allowlist|expected|ERROR' "$work/it$check.log" | head -20)"
@@ -439,92 +453,128 @@ prometheus_value() {
     | jq -r '.data.result[0].value[1] // empty'
 }
 
+# check 8's pool series per driver, as the dashboards query them: "size in-use acquisitions", and the pool's name
+pool_series() {
+  case $1 in
+    postgres) echo "hikaricp_connections_max hikaricp_connections_active hikaricp_connections_acquire_seconds_count HikariCP" ;;
+    r2dbc) echo "r2dbc_pool_max_allocated_connections r2dbc_pool_acquired_connections r2dbc_pool_acquire_seconds_count r2dbc-pool" ;;
+  esac
+}
+
 check8() {
-  local out pool pvc pv class uid root info store server max variant s differ=0 same=0 restarts
+  local out pool store stores=${LAB_CLUSTER_CHECK8_STORES:-postgres r2dbc}
   pool=$(sed -n 's/^ORDERS_DB_POOL_SIZE=//p' k8s/components/postgres/orders-db.env)
   # the reference: the memory store's answers, through the same Services, just before the switch
   out=$(bodies "$work/memory")
   [[ -z $out ]] || { fail "8 memory store, before the switch: not 200: $out"; return; }
-  if ! out=$("${KUBECTL[@]}" apply -k k8s/tests/cluster-postgres 2>&1); then
-    fail "8 kubectl apply -k k8s/tests/cluster-postgres"; detail "$out"; return
+  check8_loaded=   # when the previous driver's load ended (SECONDS), if any
+  for store in $stores; do
+    if [[ -z $(pool_series "$store") ]]; then
+      fail "8 LAB_CLUSTER_CHECK8_STORES: '$store' is not a database store (postgres or r2dbc)"; continue
+    fi
+    check8_store "$store" "$pool" || break
+  done
+  check8_restore
+}
+
+# check8_store STORE POOL: orders-service on PostgreSQL through STORE's driver, checked; status 1 when it did not
+# roll out (the rest of check 8 then only restores)
+check8_store() {
+  local store=$1 pool=$2 test=k8s/tests/cluster-postgres out pvc pv class uid root info server max driver variant s \
+    differ=0 same=0 restarts
+  [[ $store == r2dbc ]] && test=k8s/tests/cluster-postgres-r2dbc
+  if ! out=$("${KUBECTL[@]}" apply -k "$test" 2>&1); then
+    fail "8 kubectl apply -k $test"; detail "$out"; return 1
   fi
   if ! kc rollout status statefulset/postgres --timeout=180s >/dev/null 2>&1 \
       || ! kc rollout status deployment/orders-service --timeout=300s >/dev/null 2>&1; then
-    fail "8 PostgreSQL or orders-service not rolled out"
+    fail "8 PostgreSQL or orders-service not rolled out ($test)"
     detail "$(kc get pods,pvc -o wide 2>&1)" "$(kc logs statefulset/postgres --tail=10 2>&1)"
-    check8_restore; return
+    return 1
   fi
   pvc=$(kc get pvc data-postgres-0 -o jsonpath='{.status.phase} {.spec.volumeName} {.spec.storageClassName}')
   read -r _ pv class <<<"$pvc"
   uid=$(kc exec postgres-0 -- sh -c 'awk "/^Uid:/ {print \$2}" /proc/1/status' 2>/dev/null)
   root=$(kc exec postgres-0 -- sh -c 'awk "\$2 == \"/\" {split(\$4, o, \",\"); print o[1]}" /proc/1/mounts' 2>/dev/null)
   if [[ $pvc == Bound* && $uid == 999 && $root == ro ]]; then
-    pass "8 PostgreSQL ready ($(kc exec postgres-0 -- postgres --version 2>/dev/null)): claim data-postgres-0 Bound to $pv (class $class), uid $uid, root filesystem read-only"
+    pass "8 $store: PostgreSQL ready ($(kc exec postgres-0 -- postgres --version 2>/dev/null)): claim data-postgres-0 Bound to $pv (class $class), uid $uid, root filesystem read-only"
   else
-    fail "8 PostgreSQL: claim '$pvc', uid '$uid', root filesystem '$root' (want Bound, 999, ro)"
+    fail "8 $store: PostgreSQL: claim '$pvc', uid '$uid', root filesystem '$root' (want Bound, 999, ro)"
   fi
   info=$(orders_info)
-  store=$(jq -r '.knobs.orders.store' <<<"$info"); server=$(jq -r '.ordersDatabase.server' <<<"$info")
-  max=$(jq -r '.ordersDatabase.maximumPoolSize' <<<"$info")
+  read -r server max driver < <(jq -r '.ordersDatabase | "\(.server) \(.maximumPoolSize) \(.driver // "jdbc")"' <<<"$info")
   restarts=$(kc get pods -l app=orders-service -o jsonpath='{.items[*].status.containerStatuses[0].restartCount}')
-  if [[ $store == postgres && $server == external && $max == "$pool" ]]; then
-    pass "8 orders-service runs the postgres store: /actuator/info store $store, server $server ($(jq -r '.knobs.orders.db.url' <<<"$info")), pool of $max; restarts: $restarts"
+  if [[ $(jq -r '.knobs.orders.store' <<<"$info") == "$store" && $server == external && $max == "$pool" \
+      && $driver == "$([[ $store == r2dbc ]] && echo r2dbc || echo jdbc)" ]]; then
+    pass "8 orders-service runs the $store store: /actuator/info store $store, driver $driver, server $server ($(jq -r '.knobs.orders.db.url' <<<"$info")), pool of $max; restarts: $restarts"
   else
-    fail "8 orders-service's /actuator/info: store '$store', server '$server', pool '$max' (want postgres, external, $pool)"
+    fail "8 orders-service's /actuator/info: store '$(jq -r '.knobs.orders.store' <<<"$info")', driver '$driver', server '$server', pool '$max' (want $store, external, $pool)"
   fi
-  out=$(bodies "$work/postgres")
+  out=$(bodies "$work/$store")
   for variant in "${variants[@]}"; do
     for s in $(strategies); do
-      if [[ $(cat "$work/postgres-$variant-$s") == "$(cat "$work/memory-$variant-$s")" ]]; then
+      if [[ $(cat "$work/$store-$variant-$s") == "$(cat "$work/memory-$variant-$s")" ]]; then
         same=$((same + 1))
       else
-        differ=$((differ + 1)); detail "$variant $s: $(cat "$work/postgres-$variant-$s") on postgres, $(cat "$work/memory-$variant-$s") on memory"
+        differ=$((differ + 1)); detail "$variant $s: $(cat "$work/$store-$variant-$s") on $store, $(cat "$work/memory-$variant-$s") on memory"
       fi
     done
   done
   if [[ -z $out ]] && ((differ == 0 && same > 0)); then
-    pass "8 main-service on the postgres store: $same answers (every strategy, every variant) 200 and byte-identical to the memory store's (body sha256 $(cat "$work/postgres-main-service-virtual-scopeFork"))"
+    pass "8 main-service on the $store store: $same answers (every strategy, every variant) 200 and byte-identical to the memory store's (body sha256 $(cat "$work/$store-main-service-virtual-scopeFork"))"
   else
-    fail "8 main-service on the postgres store: $differ bodies differ from the memory store's, not 200: '$out'"
+    fail "8 main-service on the $store store: $differ bodies differ from the memory store's, not 200: '$out'"
   fi
-  check8_prometheus "$pool"
+  check8_prometheus "$pool" "$store"
   check8_dashboards
-  check8_restore
 }
 
-# the dashboards on the postgres store: every query has data, the JDBC pool row included, after a load of every
-# strategy through every variant (hey from the node's network namespace, 2 s each: inside the 1-minute rate window)
+# the dashboards on a database store: every query has data, the database pool row's lines of the driver that runs
+# included, after a load of every strategy through every variant (hey from the node's network namespace, 2 s each:
+# inside the rate window). The other driver's lines must be empty: when check 8 loaded the other driver just before,
+# its load must first leave the rate window (else its rates still have data there), hence the wait.
 check8_dashboards() {
-  local variant url s
+  local variant url s wait_s
+  if [[ -n $check8_loaded ]]; then
+    wait_s=$((dashboard_rate_s + 10 - (SECONDS - check8_loaded)))
+    if ((wait_s > 0)); then
+      detail "waiting $wait_s s: the previous driver's load leaves the dashboards' ${dashboard_rate_s} s rate window first"
+      sleep "$wait_s"
+    fi
+  fi
   for variant in "${variants[@]}"; do
     url=$(service_url "$variant")
     for s in $(strategies); do
       in_ns timeout 30 hey -z 2s -c 10 "$url$orders?concurrency=$s" >/dev/null 2>&1
     done
   done
+  check8_loaded=$SECONDS
   prometheus_port_forward 19091
   sleep 12   # two scrape intervals (5 s): the last scrape holds the load
   dashboards_have_data 8 19091 "$(scraped_apps)"
   kill "$pf_pid" 2>/dev/null; pf_pid=
 }
 
-# HikariCP's series of orders-service's pool in the in-cluster Prometheus, as the dashboards would query them
+# the pool series of STORE's driver for orders-service's pool in the in-cluster Prometheus, as the dashboards would
+# query them
 check8_prometheus() {
-  local pool=$1 selector='namespace="fanout-lab",app="orders-service",application="orders-service",pool="orders-db"' max active acquired
+  local pool=$1 store=$2 selector='namespace="fanout-lab",app="orders-service",application="orders-service",pool="orders-db"' \
+    size_s active_s acquired_s name max active acquired
+  read -r size_s active_s acquired_s name < <(pool_series "$store")
   prometheus_port_forward 19091
   for _ in $(seq 1 24); do   # the new pod's first scrapes: every 5 s
-    max=$(prometheus_value "hikaricp_connections_max{$selector}")
-    acquired=$(prometheus_value "hikaricp_connections_acquire_seconds_count{$selector}")
+    max=$(prometheus_value "$size_s{$selector}")
+    acquired=$(prometheus_value "$acquired_s{$selector}")
     [[ -n $max && -n $acquired && $acquired != 0 ]] && break
     sleep 5
   done
-  active=$(prometheus_value "hikaricp_connections_active{$selector}")
+  active=$(prometheus_value "$active_s{$selector}")
   if [[ $max == "$pool" && -n $active && -n $acquired && $acquired != 0 ]]; then
-    pass "8 Prometheus has orders-service's HikariCP series: hikaricp_connections_max{$selector} $max, _active $active, _acquire_seconds_count $acquired"
-    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=hikaricp_connections_max{pool=\"orders-db\"}" | jq -c '.data.result[0].metric')"
+    pass "8 Prometheus has orders-service's $name series: $size_s{$selector} $max, $active_s $active, $acquired_s $acquired"
+    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/query" --data-urlencode "query=$size_s{pool=\"orders-db\"}" | jq -c '.data.result[0].metric')"
   else
-    fail "8 HikariCP series in Prometheus: max '$max' (want $pool), active '$active', acquire count '$acquired'"
-    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/series" --data-urlencode 'match[]={__name__=~"hikaricp_.*"}' | jq -c '.data[:3]')"
+    fail "8 $name series in Prometheus: $size_s '$max' (want $pool), $active_s '$active', $acquired_s '$acquired'"
+    detail "$(in_ns curl -s "http://127.0.0.1:19091/api/v1/series" --data-urlencode "match[]={__name__=~\"${size_s%%_*}_.*\"}" | jq -c '.data[:3]')"
   fi
   kill "$pf_pid" 2>/dev/null; pf_pid=
 }

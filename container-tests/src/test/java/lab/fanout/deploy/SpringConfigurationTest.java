@@ -56,7 +56,7 @@ class SpringConfigurationTest {
 
     /**
      * The lab's pods of every whole deployment (k8s/, k8s/tests/*, k8s/overlays/*), each distinct environment once:
-     * the components change some (the breaker's main-service, the postgres store's orders-service).
+     * the components change some (the breaker's main-service, the postgres and r2dbc stores' orders-service).
      */
     static Stream<LabPod> labWorkloads() {
         Map<String, LabPod> distinct = new java.util.LinkedHashMap<>();
@@ -71,6 +71,9 @@ class SpringConfigurationTest {
         assertThat(distinct).as("the deployments render the lab's services").isNotEmpty();
         assertThat(distinct.values()).as("orders-service with the postgres store (k8s/components/postgres) is checked")
                 .anyMatch(pod -> "postgres".equals(pod.environment().get("ORDERS_STORE")));
+        assertThat(distinct.values())
+                .as("orders-service with the r2dbc store (k8s/components/postgres-r2dbc) is checked")
+                .anyMatch(pod -> "r2dbc".equals(pod.environment().get("ORDERS_STORE")));
         return distinct.values().stream();
     }
 

@@ -28,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>{@code -Dfanout.cluster.applications=a,b,...}: the pod label {@code app} of every service (default: k8s/base's
  * five); the {@code main-service*} ones are also the values the JVM dashboard's {@code $application} is tested
  * with, each in turn, where the local test uses the saved "main-service";</li>
- * <li>{@code -Dfanout.cluster.orders-store=memory|postgres}: the store orders-service serves from (its
- * {@code /actuator/info}); on {@code memory} the JDBC pool's queries must be empty ({@code empty-on-memory-store.txt}),
- * on {@code postgres} they must have data like every other (default: postgres, the stricter);</li>
+ * <li>{@code -Dfanout.cluster.orders-store=memory|postgres|r2dbc}: the store orders-service serves from (its
+ * {@code /actuator/info}); on {@code memory} the database pool's queries must be empty
+ * ({@code empty-on-memory-store.txt}); on {@code postgres} its JDBC lines must have data like every other and its
+ * R2DBC lines be empty ({@code empty-on-postgres-store.txt}), on {@code r2dbc} the other way round
+ * ({@code empty-on-r2dbc-store.txt}) (default: postgres);</li>
  * <li>{@code -Dfanout.cluster.rate-interval=5m}: in place of {@code $__rate_interval}, if the load ended longer
  * ago;</li>
  * <li>{@code -Dfanout.cluster.loaded=main-service-virtual} and {@code -Dfanout.cluster.time=1764070000} (Unix
@@ -104,10 +106,10 @@ class ClusterDashboardsIT {
         }
         String store = System.getProperty(ORDERS_STORE, "postgres");
         String[] allowlists = switch (store) {
-            case "postgres" -> new String[] {"empty-by-nature.txt"};
-            case "memory" -> new String[] {"empty-by-nature.txt", "empty-on-memory-store.txt"};
+            case "postgres", "r2dbc", "memory" ->
+                    new String[] {"empty-by-nature.txt", "empty-on-" + store + "-store.txt"};
             default -> throw new IllegalArgumentException("-D" + ORDERS_STORE + "=" + store
-                    + ": the store is memory or postgres (orders-service's /actuator/info knobs.orders.store)");
+                    + ": the store is memory, postgres or r2dbc (orders-service's /actuator/info knobs.orders.store)");
         };
         assertThat(DashboardQueryCheck.failures(queries, prometheus::query, allowlists)).as("dashboard queries"
                         + " without data at %s ($application = each of %s, $__rate_interval = %s: the load must have"

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The pool-exhausted scenario for an orders-service on its postgres store with {@code orders.db.pool-size=2} and
- * {@code orders.db.connection-timeout=1s}, whichever server it runs on (embedded or in a container): two slow
+ * The pool-exhausted scenario for an orders-service on a database store (postgres or r2dbc) with
+ * {@code orders.db.pool-size=2} and {@code orders.db.connection-timeout=1s}, whichever server it runs on (embedded or
+ * in a container): two slow
  * requests hold both connections, the third is answered 503 {@code database-pool-exhausted} after about 1 s, the
  * holders still get their 200, and the pool ends idle.
  */
@@ -33,7 +34,7 @@ final class PoolExhaustion {
 
     /**
      * @param port   orders-service's server port
-     * @param active the pool's active connections (HikariCP's gauge or MXBean)
+     * @param active the pool's connections in use (HikariCP's active gauge or MXBean, r2dbc-pool's acquired gauge)
      * @throws Exception a failed request; AssertionError where an answer or the pool is not as described above
      */
     static void assertThirdRequestIs503(int port, IntSupplier active) throws Exception {

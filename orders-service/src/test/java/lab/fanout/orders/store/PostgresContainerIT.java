@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.common.Slice;
 import lab.fanout.orders.OrdersServiceApplication;
 import org.junit.jupiter.api.AfterAll;
@@ -31,8 +32,10 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -51,19 +54,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The answers are the memory store's, byte for byte; a pool of two held by two slow requests answers the third 503
  * {@code database-pool-exhausted} after the connection timeout. Needs a Docker engine: skipped without one
  * ({@code disabledWithoutDocker}); {@link DockerOnCiIT} makes that skip a failure under CI=true.
+ * <p>
+ * This class runs the JDBC store ({@code postgres}, HikariCP); {@link R2dbcContainerIT} runs the same tests on the
+ * {@code r2dbc} store, each with a container of its own, through the driver's hooks at the end. The context is
+ * closed with its class, before the next class's container starts: no pool outlives its server.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "orders.store=postgres", "orders.db.pool-size=2", "orders.db.connection-timeout=1s"})
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class PostgresContainerIT {
 
+    static final String POOL = "orders-db";
     static final DockerImageName IMAGE = DockerImageName.parse("fanout-lab/postgres:15")
             .asCompatibleSubstituteFor("postgres");
     private static final String PATH = "/order/api/v1/orders";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private static PostgreSQLContainer database;
+    static PostgreSQLContainer database;
     private static ConfigurableApplicationContext memoryStore;
 
     @LocalServerPort
@@ -73,7 +82,10 @@ class PostgresContainerIT {
     int managementPort;
 
     @Autowired
-    HikariDataSource pool;
+    ApplicationContext context;
+
+    @Autowired
+    MeterRegistry registry;
 
     /** Builds the image (seconds when Docker's layer cache has it), starts it, and gives its URL to orders-service. */
     @DynamicPropertySource
@@ -105,14 +117,9 @@ class PostgresContainerIT {
     }
 
     @Test
-    void theServerIsDebiansPostgresqlInTheContainerAndWantsThePassword() throws SQLException {
-        try (Connection connection = pool.getConnection()) {
-            assertThat(connection.getMetaData().getDatabaseProductVersion()).as("server version").contains("Debian");
-            assertThat(connection.getMetaData().getURL()).isEqualTo(database.getJdbcUrl());
-        }
-        assertThat(pool.getUsername()).isEqualTo(System.getenv(OrdersDatabase.USERNAME_VARIABLE));
-        assertThatThrownBy(() -> DriverManager.getConnection(database.getJdbcUrl(), database.getUsername(), "wrong"))
-                .hasMessageContaining("password authentication failed");
+    void theServerIsDebiansPostgresqlInTheContainerAndWantsThePassword() throws Exception {
+        assertTheStoreReadsTheContainersServerAsTheUser(System.getenv(OrdersDatabase.USERNAME_VARIABLE));
+        assertTheDriverIsRefusedAWrongPassword();
     }
 
     @Test
@@ -145,15 +152,52 @@ class PostgresContainerIT {
 
     @Test
     void aRequestThatGetsNoConnectionWithinTheTimeoutIs503PoolExhausted() throws Exception {
-        PoolExhaustion.assertThirdRequestIs503(port, () -> pool.getHikariPoolMXBean().getActiveConnections());
+        PoolExhaustion.assertThirdRequestIs503(port,
+                () -> (int) registry.get(activeGauge()).tag("pool", POOL).gauge().value());
     }
 
     @Test
     void showsAnExternalServerAtActuatorInfo() throws Exception {
         JsonNode info = JSON.readTree(get(managementPort, "/actuator/info").body());
+        assertThat(info.get("knobs").get("orders").get("store").asString()).isEqualTo(store());
         assertThat(info.get("ordersDatabase").get("server").asString()).isEqualTo("external");
         assertThat(info.get("ordersDatabase").get("maximumPoolSize").asInt()).isEqualTo(2);
+        assertThat(info.get("ordersDatabase").path("driver").asString("jdbc")).isEqualTo(driver());
         assertThat(info.toString()).doesNotContain(database.getPassword());
+    }
+
+    // The driver's hooks: the JDBC store's (HikariCP) here, the r2dbc store's in R2dbcContainerIT.
+
+    /** @return {@code orders.store} as /actuator/info shows it */
+    String store() {
+        return "postgres";
+    }
+
+    /** @return {@code ordersDatabase.driver} at /actuator/info ("jdbc" where it says none, as the JDBC store) */
+    String driver() {
+        return "jdbc";
+    }
+
+    /** @return the Micrometer gauge of the connections in use, tagged {@code pool="orders-db"} */
+    String activeGauge() {
+        return "hikaricp.connections.active";
+    }
+
+    /** The store's own pool reaches the container's server (Debian's build) with the URL and user given. */
+    void assertTheStoreReadsTheContainersServerAsTheUser(String username) throws SQLException {
+        HikariDataSource pool = context.getBean(HikariDataSource.class);
+        try (Connection connection = pool.getConnection()) {
+            assertThat(connection.getMetaData().getDatabaseProductVersion()).as("server version").contains("Debian");
+            assertThat(connection.getMetaData().getURL()).isEqualTo(database.getJdbcUrl());
+            assertThat(connection.getMetaData().getUserName()).isEqualTo(username);
+        }
+        assertThat(pool.getUsername()).isEqualTo(username);
+    }
+
+    /** The driver the store runs (here pgjdbc), given the right user and a wrong password, gets no connection. */
+    void assertTheDriverIsRefusedAWrongPassword() {
+        assertThatThrownBy(() -> DriverManager.getConnection(database.getJdbcUrl(), database.getUsername(), "wrong"))
+                .hasMessageContaining("password authentication failed");
     }
 
     private static String requiredVariable(String name) {

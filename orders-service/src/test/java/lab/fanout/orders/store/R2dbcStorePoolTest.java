@@ -57,6 +57,7 @@ class R2dbcStorePoolTest extends PostgresStorePoolTest {
         return new String[] {"r2dbc_pool_acquired_connections" + tags, "r2dbc_pool_pending_connections" + tags,
             "r2dbc_pool_idle_connections" + tags, "r2dbc_pool_allocated_connections" + tags,
             "r2dbc_pool_max_allocated_connections" + tags + " 2.0", "r2dbc_pool_acquire_seconds_count" + tags,
-            "r2dbc_pool_acquire_seconds_max" + tags, "r2dbc_pool_timeout_total" + tags};
+            "r2dbc_pool_acquire_seconds_sum" + tags, "r2dbc_pool_acquire_seconds_max" + tags,
+            "r2dbc_pool_timeout_total" + tags};
     }
 }
