@@ -42,13 +42,14 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
     }
 
     /**
-     * @param threads       Tomcat max threads (ignored under the virtual profile and for reactive)
+     * @param threads       Tomcat max threads (ignored under the virtual profile and for reactive); null on Reactor
+     *                      Netty, which has none (its profile counts as virtual: no request thread is held)
      * @param latencyMs     downstream latency of one call, ms
      * @param parallelism   the common ForkJoinPool's parallelism in main-service
      * @param ratePerSecond offered rate of an open-model cell, req/s, or null for a closed loop
      */
-    public static Bound of(Strategy strategy, boolean virtualProfile, int concurrency, int threads, int poolTotal,
-                           int poolPerRoute, int latencyMs, int parallelism, Double ratePerSecond) {
+    public static Bound of(Strategy strategy, boolean virtualProfile, int concurrency, Integer threads,
+                           int poolTotal, int poolPerRoute, int latencyMs, int parallelism, Double ratePerSecond) {
         double latency = latencyMs / 1000.0;
         double w = latency * callsOnCriticalPath(strategy, parallelism);
         Map<String, Double> limits = new LinkedHashMap<>();

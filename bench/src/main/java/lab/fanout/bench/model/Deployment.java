@@ -7,6 +7,8 @@ import java.util.Locale;
  * The knobs main-service reported for a cell at its {@code /actuator/info}: the truth the bound uses, whatever the
  * matrix asked for.
  *
+ * @param tomcatThreads {@code server.tomcat.threads.max}; null on Reactor Netty (the netty profile), which has no
+ *                    pool of request threads
  * @param parallelism the common ForkJoinPool's parallelism in main-service's JVM (the completableFuture bound)
  * @param cores       main-service's available processors
  * @param latencyMs   downstream latency of the cell, ms
@@ -14,17 +16,17 @@ import java.util.Locale;
  *                    {@code /actuator/info}) when it serves from PostgreSQL; null for the memory store or unknown
  * @param boundedPool the bounded pool's threads ({@code fanout.bounded-pool.threads}); null if unknown
  */
-public record Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+public record Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
                          int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool, Integer boundedPool) {
 
-    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+    public Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool) {
         this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, jvm, dbPool,
                 null);
     }
 
     /** On the memory store (no JDBC pool). */
-    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+    public Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs, Jvm jvm) {
         this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, jvm, null);
     }
@@ -76,7 +78,7 @@ public record Deployment(String profile, boolean virtual, int tomcatThreads, int
     }
 
     /** Without the JVM's details. */
-    public Deployment(String profile, boolean virtual, int tomcatThreads, int poolTotal, int poolPerRoute,
+    public Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs) {
         this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, Jvm.UNKNOWN);
     }

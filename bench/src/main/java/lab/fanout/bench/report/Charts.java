@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -344,7 +345,8 @@ public final class Charts {
     private static String series(CellResult r, List<CellResult> all) {
         StringBuilder s = new StringBuilder(r.cell().strategy().shortName() + " / " + r.deployment().profile());
         EXTRA.forEach((prefix, value) -> {
-            if (all.stream().map(value).distinct().count() > 1) {
+            // a knob a cell does not have (Tomcat's threads on Reactor Netty) neither differs nor shows
+            if (all.stream().map(value).filter(Objects::nonNull).distinct().count() > 1 && value.apply(r) != null) {
                 s.append(prefix).append(value.apply(r));
             }
         });

@@ -218,7 +218,7 @@ public final class ResultsCsv {
         try {
             List<String> options = text(r, "jvm_options").isEmpty() ? List.of()
                     : List.of(text(r, "jvm_options").split(" "));
-            int threads = integer(r, "tomcat_threads_max");
+            Integer threads = whole(r, "tomcat_threads_max");   // empty on Reactor Netty
             int pool = integer(r, "pool_max_total");
             int latency = integer(r, "latency_ms");
             Integer dbPool = whole(r, "db_pool");

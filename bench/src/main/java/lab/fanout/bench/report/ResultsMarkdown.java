@@ -43,7 +43,8 @@ public final class ResultsMarkdown {
             new Knob("Load model          ", "Model", r -> r.cell().ratePerSecond() == null
                     ? "closed loop (latency from the send)"
                     : "open model, vegeta (latency from each request's due time)"),
-            new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads()),
+            new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads() == null
+                    ? "none (Reactor Netty)" : r.deployment().tomcatThreads()),
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
             new Knob("JDBC pool (orders)  ", "DB pool", r -> r.deployment().dbPool() == null ? "none (memory store)"
                     : r.deployment().dbPool() + " (PostgreSQL)"),

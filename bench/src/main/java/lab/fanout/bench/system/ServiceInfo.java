@@ -136,7 +136,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
         }
         List<String> parts = new ArrayList<>(List.of(
                 "profile=" + profile + (virtualRequestThreads ? " (virtual request threads)" : ""),
-                "tomcatThreads=" + tomcatThreads + " pool=" + poolMaxTotal + "/" + poolMaxPerRoute
+                (tomcatThreads == null ? "" : "tomcatThreads=" + tomcatThreads + " ") + "pool=" + poolMaxTotal + "/"
+                        + poolMaxPerRoute
                         + " commonPoolParallelism=" + commonPoolParallelism
                         + " carrierParallelism=" + carrierParallelism));
         if (!jvmOptions().isEmpty()) {

@@ -46,6 +46,19 @@ class ServiceInfoTest {
                 + " carrierParallelism=2 jvm=[-Dx=1]");
     }
 
+    /** Reactor Netty reports no Tomcat threads: the bench's first netty cell once died here on an unboxed null. */
+    @Test
+    void aMainServiceOnReactorNettyHasNoTomcatThreads() {
+        ServiceInfo info = ServiceInfo.parse(MAIN
+                .replace("\"platform\"], ", "\"netty\"], \"webServer\": \"reactor-netty\", ")
+                .replace("\"virtualRequestThreads\": false", "\"virtualRequestThreads\": true")
+                .replace("\"tomcatThreadsMax\": 10, \"tomcatMaxConnections\": 20000, ", ""));
+        assertThat(info.tomcatThreads()).isNull();
+        assertThat(info.deployment(200).tomcatThreads()).isNull();
+        assertThat(info.deployment(200).virtual()).isTrue();
+        assertThat(info.summary()).startsWith("profile=netty (virtual request threads) pool=500/500 ");
+    }
+
     @Test
     void readsADownstreamsLatency() {
         ServiceInfo info = ServiceInfo.parse("""
