@@ -169,6 +169,38 @@ class BenchIT {
         assertThat(out.resolve("orders-db")).doesNotExist();
     }
 
+    /**
+     * The netty profile through the whole harness: main-service on Reactor Netty reports no Tomcat threads, and the
+     * bench once died there on its first netty cell (an unboxed null); its bound holds no request-thread pool.
+     */
+    @Test
+    void aNettyCellRunsWithoutTomcatThreads(@TempDir Path tmp) throws Exception {
+        Path matrix = Files.writeString(tmp.resolve("netty.yaml"), MATRIX.replace("[virtual]", "[netty]")
+                .replace("[scopeFork, sequential]", "[completableFutureWithVirtualTaskExecutor, reactive]")
+                .replace("concurrencies: [4]", "tomcatThreads: [2]\n    concurrencies: [4]"));
+        Path out = tmp.resolve("out");
+        System.setProperty("lab.repo", REPO.toString());
+        System.setProperty("lab.maxWarmupSeconds", "2");
+
+        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
+                "--own-services");
+
+        assertThat(exit).isZero();
+        List<CSVRecord> rows;
+        try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
+            rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
+        }
+        assertThat(rows).hasSize(6).allSatisfy(r -> {
+            assertThat(r.get("profile")).isEqualTo("netty");
+            assertThat(r.get("tomcat_threads_max")).isEmpty();
+            assertThat(r.get("virtual_request_threads")).isEqualTo("true");
+            // 2 Tomcat threads ÷ 50 ms would bind at 40 req/s on Tomcat; on Netty the 4 clients do (80)
+            assertThat(r.get("littles_bound_limit")).isEqualTo("clients");
+            assertThat(Long.parseLong(r.get("answered")) + transport(r.get("error_kinds"))).isEqualTo(24);
+        });
+        assertThat(Files.readString(out.resolve("results.md"))).contains("none (Reactor Netty)");
+    }
+
     /** @return the port main-service's load went to, from the row's driver command */
     private static int port(CSVRecord row) {
         return URI.create(row.get("command").replaceAll(".*'(http[^']+)'.*", "$1")).getPort();
