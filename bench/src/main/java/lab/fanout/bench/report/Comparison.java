@@ -78,7 +78,9 @@ public final class Comparison {
      * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two values
      */
     public static String renderBy(Path result, String knob) {
-        List<String> others = KEY.stream().filter(k -> !k.equals(knob)).toList();
+        // by profile, Tomcat's threads go with it: Reactor Netty has none (an empty column), yet the same cell
+        List<String> others = KEY.stream().filter(k -> !k.equals(knob)
+                && !(knob.equals("profile") && k.equals("tomcat_threads_max"))).toList();
         Map<String, Map<String, Samples>> byValue = new LinkedHashMap<>();
         samples(result, row -> cellKey(row, others) + "\t" + row.get(knob)).forEach((key, samples) -> {
             String[] cellAndValue = key.split("\t");
