@@ -1,5 +1,6 @@
 package lab.fanout.bench.run;
 
+import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
 import java.nio.file.Files;
@@ -137,17 +138,7 @@ class BenchIT {
         Path matrix = Files.writeString(tmp.resolve("db.yaml"), "blocks:\n  - name: memory\n" + block
                 + "  - name: db\n" + block + "    dbPools: [2]\n");
         Path out = tmp.resolve("out");
-        System.setProperty("lab.repo", REPO.toString());
-        System.setProperty("lab.maxWarmupSeconds", "4");
-
-        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
-                "--own-services");
-
-        assertThat(exit).isZero();
-        List<CSVRecord> rows;
-        try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
-            rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
-        }
+        List<CSVRecord> rows = bench(matrix, out, 4);
         assertThat(rows).extracting(r -> r.get("block")).containsExactly("memory", "db");
         CSVRecord memory = rows.get(0);
         CSVRecord db = rows.get(1);
@@ -179,17 +170,7 @@ class BenchIT {
                 .replace("[scopeFork, sequential]", "[completableFutureWithVirtualTaskExecutor, reactive]")
                 .replace("concurrencies: [4]", "tomcatThreads: [2]\n    concurrencies: [4]"));
         Path out = tmp.resolve("out");
-        System.setProperty("lab.repo", REPO.toString());
-        System.setProperty("lab.maxWarmupSeconds", "2");
-
-        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
-                "--own-services");
-
-        assertThat(exit).isZero();
-        List<CSVRecord> rows;
-        try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
-            rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
-        }
+        List<CSVRecord> rows = bench(matrix, out, 2);
         assertThat(rows).hasSize(6).allSatisfy(r -> {
             assertThat(r.get("profile")).isEqualTo("netty");
             assertThat(r.get("tomcat_threads_max")).isEmpty();
@@ -199,6 +180,23 @@ class BenchIT {
             assertThat(Long.parseLong(r.get("answered")) + transport(r.get("error_kinds"))).isEqualTo(24);
         });
         assertThat(Files.readString(out.resolve("results.md"))).contains("none (Reactor Netty)");
+    }
+
+    /**
+     * Runs {@code ./lab bench} on the matrix with its own services (never a developer's {@code ./lab up}).
+     *
+     * @param maxWarmupSeconds the warm-up's cap, s (a tiny load may never let the JIT settle)
+     * @return the rows of its results.csv, after asserting the run exited 0
+     */
+    private static List<CSVRecord> bench(Path matrix, Path out, int maxWarmupSeconds) throws IOException {
+        System.setProperty("lab.repo", REPO.toString());
+        System.setProperty("lab.maxWarmupSeconds", String.valueOf(maxWarmupSeconds));
+        int exit = LabCommand.commandLine().execute("bench", "--matrix", matrix.toString(), "--out", out.toString(),
+                "--own-services");
+        assertThat(exit).isZero();
+        try (Reader r = Files.newBufferedReader(out.resolve("results.csv"))) {
+            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r).getRecords();
+        }
     }
 
     /** @return the port main-service's load went to, from the row's driver command */
