@@ -63,7 +63,9 @@ class HarnessSizeTest {
     // --with-zipkin turns the services' exemplars off for a Prometheus before 2.43, which drops such scrapes (+27)
     // 10,392 until ./lab compare --by profile (each server against the first, Tomcat threads out of its key, +8), and
     // a netty cell's missing Tomcat threads carried as null, not unboxed (the bench's first netty cell died on it, +10)
-    static final int LIMIT = 10_410;
+    // 10,410 until ./lab verdicts joins Reactor Netty's cells (no Tomcat threads) to each Tomcat scenario of the same
+    // other knobs, so the four servers meet in one contest (+24)
+    static final int LIMIT = 10_434;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

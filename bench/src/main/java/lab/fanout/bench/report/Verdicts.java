@@ -17,7 +17,8 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
 /**
  * {@code ./lab verdicts RESULT...}: which approach (strategy × server profile) wins each scenario (a cell's knobs
- * but its strategy and profile, across every result given, so that per-profile results join) on each figure, and
+ * but its strategy and profile, across every result given, so that per-profile results join; Reactor Netty, which has
+ * no Tomcat threads, meets Tomcat at each thread count of the same other knobs) on each figure, and
  * only where the difference is no noise. Per scenario and figure the approaches are ranked by the median of their
  * samples, one per fork (its repetitions' median: repetitions within one JVM start are not independent); the best
  * is tested against the runner-up with the exact two-sided Mann-Whitney U test, and the p-values of all those tests
@@ -30,6 +31,7 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 public final class Verdicts {
 
     public static final double Q = 0.05;
+    private static final String TOMCAT_THREADS = "tomcat_threads_max";
 
     /** A figure of results.csv: its label, whether more is better, how a row gives it (NaN: absent). */
     record Figure(String label, boolean higherBetter, ToDoubleFunction<CSVRecord> value) {
@@ -124,19 +126,20 @@ public final class Verdicts {
     static List<Contest> contests(List<Path> results, Map<String, String> common) {
         Map<String, Map<String, List<Row>>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, String>> knobsOf = new LinkedHashMap<>();
-        for (Path result : results) {
-            int source = results.indexOf(result);
-            for (CSVRecord row : ResultsCsv.rows(result)) {
-                Map<String, String> knobs = new LinkedHashMap<>();
-                Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
-                        && row.isMapped(k) && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
-                String key = knobs.toString();
-                knobsOf.putIfAbsent(key, knobs);
-                scenarios.computeIfAbsent(key, k -> new LinkedHashMap<>())
-                        .computeIfAbsent(row.get("strategy") + " · " + row.get("profile"), k -> new ArrayList<>())
-                        .add(new Row(row, source));
-            }
-        }
+        List<Map.Entry<Row, Map<String, String>>> rows = rowsWithKnobs(results);
+        // Reactor Netty has no Tomcat threads (an empty column): its rows join every Tomcat scenario of the same
+        // other knobs (each thread count a matrix varies), and form their own only where there is none
+        Map<String, List<Map<String, String>>> tomcat = new LinkedHashMap<>();
+        rows.stream().map(Map.Entry::getValue).filter(k -> k.containsKey(TOMCAT_THREADS)).distinct()
+                .forEach(k -> tomcat.computeIfAbsent(withoutThreads(k), x -> new ArrayList<>()).add(k));
+        rows.forEach(row -> (row.getValue().containsKey(TOMCAT_THREADS) ? List.of(row.getValue())
+                : tomcat.getOrDefault(withoutThreads(row.getValue()), List.of(row.getValue()))).forEach(knobs -> {
+                    String key = knobs.toString();
+                    knobsOf.putIfAbsent(key, knobs);
+                    scenarios.computeIfAbsent(key, k -> new LinkedHashMap<>()).computeIfAbsent(row.getKey().csv()
+                            .get("strategy") + " · " + row.getKey().csv().get("profile"), k -> new ArrayList<>())
+                            .add(row.getKey());
+                }));
         knobsOf.values().iterator().next().forEach((knob, value) -> {
             if (!knob.equals("block") && knobsOf.values().stream().allMatch(k -> value.equals(k.get(knob)))) {
                 common.put(knob, value);
@@ -155,6 +158,27 @@ public final class Verdicts {
             });
         });
         return contests;
+    }
+
+    /** @return every row of the results, with its knobs but strategy and profile (those it has a value for) */
+    private static List<Map.Entry<Row, Map<String, String>>> rowsWithKnobs(List<Path> results) {
+        List<Map.Entry<Row, Map<String, String>>> rows = new ArrayList<>();
+        for (Path result : results) {
+            int source = results.indexOf(result);
+            for (CSVRecord row : ResultsCsv.rows(result)) {
+                Map<String, String> knobs = new LinkedHashMap<>();
+                Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
+                        && row.isMapped(k) && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
+                rows.add(Map.entry(new Row(row, source), knobs));
+            }
+        }
+        return rows;
+    }
+
+    private static String withoutThreads(Map<String, String> knobs) {
+        Map<String, String> rest = new LinkedHashMap<>(knobs);
+        rest.remove(TOMCAT_THREADS);
+        return rest.toString();
     }
 
     /** @return the approaches that have the figure, with their fork medians */

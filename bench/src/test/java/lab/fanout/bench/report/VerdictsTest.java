@@ -111,6 +111,30 @@ class VerdictsTest {
                 + " (p 0.002)");
     }
 
+    /**
+     * Reactor Netty has no Tomcat threads (an empty column): its cells join the Tomcat scenario of the same other
+     * knobs, each of them where the matrix varies Tomcat's threads, which stay apart as before.
+     */
+    @Test
+    void nettyCellsMeetTomcatCellsAtEachTomcatThreadCount() throws IOException {
+        Path servers = Files.writeString(dir.resolve("servers.csv"), "block,strategy,profile,tomcat_threads_max,"
+                + "concurrency,throughput_req_per_s,p99_ms,fork,warmup_settled\n"
+                + threads(forks(1000, "executor", "platform", 50, 51, 52, 53, 54), "10")
+                + threads(forks(1000, "executor", "platform", 150, 151, 152, 153, 154), "200")
+                + threads(forks(1000, "executor", "virtual", 100, 101, 102, 103, 104), "200")
+                + threads(forks(1000, "executor", "netty", 120, 121, 122, 123, 124), ""));
+
+        assertThat(Verdicts.render(List.of(servers)))
+                .contains("| quick tomcat_threads_max=10 | **executor · netty** +134.6 % vs executor · platform")
+                .contains("| quick tomcat_threads_max=200 | **executor · platform** +24.6 % vs executor · netty")
+                .doesNotContain("| quick |");
+    }
+
+    /** @return the rows with Tomcat's threads after their profile (the {@link #forks} rows lack that column) */
+    private static String threads(String rows, String tomcatThreads) {
+        return rows.replaceAll("(?m)^(quick,[^,]+,[^,]+),", "$1," + tomcatThreads + ",");
+    }
+
     @Test
     void aCappedWarmUpGetsNoVerdict() throws IOException {
         String capped = forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204).replaceFirst(",true\n", ",false\n");
