@@ -4,18 +4,20 @@
 # second build would be), and lists every test that failed or errored at least once, with its run and message.
 # A test that fails only here depends on timing: fix it at its cause, or give a timing assertion its margin from a
 # measurement stated in the test.
-# Usage: scripts/shake.sh [--runs N (3)] [--hogs N (the cores)] [--out DIR] [-- maven arguments (-B verify)]
+# Usage: scripts/shake.sh [--runs N (3)] [--hogs N (the cores)] [--out DIR] [--lab-test] [-- maven arguments (-B verify)]
+#   --lab-test: each run is the README's ./lab test (the k8s checks, ./mvnw -B verify plus the arguments, the cluster)
 #   e.g. scripts/shake.sh --runs 3 -- -B verify -pl main-service -am
 # Needs: stress-ng (apt-get install -y stress-ng), python3; a machine with nothing else to measure: it loads every core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 7,9p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-runs=3 hogs=$(nproc) out=""
+usage() { sed -n 7,10p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+runs=3 hogs=$(nproc) out="" lab_test=false
 while [[ $# -gt 0 ]]; do
   case $1 in
     --runs) runs=${2:-}; shift 2 ;;
     --hogs) hogs=${2:-}; shift 2 ;;
     --out) out=${2:-}; shift 2 ;;
+    --lab-test) lab_test=true; shift ;;
     --) shift; break ;;
     -h|--help) usage ;;
     *) echo "unknown option '$1'" >&2; usage ;;
@@ -23,13 +25,19 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $runs =~ ^[1-9][0-9]*$ && $hogs =~ ^[0-9]+$ ]] || { echo "--runs is a whole number > 0, --hogs >= 0" >&2; usage; }
 maven_args=("$@")
-[[ ${#maven_args[@]} -gt 0 ]] || maven_args=(-B verify)
+if $lab_test; then
+  command=(./lab test "${maven_args[@]}")
+else
+  [[ ${#maven_args[@]} -gt 0 ]] || maven_args=(-B verify)
+  command=(./mvnw "${maven_args[@]}")
+fi
 command -v stress-ng >/dev/null || { echo "needs stress-ng: apt-get install -y stress-ng" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "needs python3: apt-get install -y python3" >&2; exit 2; }
 out=${out:-target/shake-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$JAVA_HOME/bin:$PATH"
+./lab wrapper   # a fresh clone has no .mvn/wrapper/maven-wrapper.properties (git-ignored): ./lab writes it
 
 hog="" statuses=()
 trap '[[ -n $hog ]] && kill "$hog" 2>/dev/null || true' EXIT
@@ -37,9 +45,9 @@ for run in $(seq 1 "$runs"); do
   # bounded: stress-ng stops by itself after 3 h if this script is killed before it can stop it
   [[ $hogs -gt 0 ]] && { stress-ng --cpu "$hogs" --timeout 3h >/dev/null 2>&1 & hog=$!; }
   started=$(date +%s.%N)
-  echo "== run $run/$runs: ./mvnw ${maven_args[*]} beside stress-ng --cpu $hogs (0: none) (log: $out/run-$run.log)"
+  echo "== run $run/$runs: ${command[*]} beside stress-ng --cpu $hogs (0: none) (log: $out/run-$run.log)"
   status=0
-  ./mvnw "${maven_args[@]}" >"$out/run-$run.log" 2>&1 || status=$?
+  "${command[@]}" >"$out/run-$run.log" 2>&1 || status=$?
   [[ -n $hog ]] && { kill "$hog" 2>/dev/null || true; wait "$hog" 2>/dev/null || true; hog=""; }
   statuses+=("$status")
   echo "   exit $status after $(( ($(date +%s) - ${started%.*}) / 60 )) min"
