@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
                         + " verdict."},
         footer = {"", "Examples:", "  ./lab compare docs/results/quick-a results/20261125-120000",
                 "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)",
-                "  ./lab compare results/20261125-120000 --by profile    (each server profile against the first)"})
+                "  ./lab compare results/20261125-120000 --by profile    (each server profile against the first)",
+                "  ./lab compare results/database --by orders_store      (R2DBC against JDBC, the same db pool)"})
 final class Compare implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "A", description = "results folder (with results.csv) or a results CSV")
@@ -30,8 +31,8 @@ final class Compare implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", arity = "0..1", description = "the other one (not with --by)")
     Path b;
 
-    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy or profile (each"
-            + " against the first one in A, cell by cell)")
+    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy, profile or"
+            + " orders_store (each against the first one in A, cell by cell)")
     String by;
 
     @Spec
@@ -45,7 +46,7 @@ final class Compare implements Callable<Integer> {
         }
         if ((by == null) == (b == null)) {
             throw new ParameterException(spec.commandLine(),
-                    "give two results (A B), or one with --by strategy|profile");
+                    "give two results (A B), or one with --by " + String.join("|", Comparison.BY));
         }
         try {
             String table = b == null ? Comparison.renderBy(a, by) : Comparison.render(a, b);

@@ -22,6 +22,8 @@ import lab.fanout.bench.model.Strategy;
  * @param dbPools     orders-service's JDBC pool sizes, 1..1000: each value runs orders-service on its PostgreSQL store
  *                    (an embedded server) with {@code orders.db.pool-size} = the value, and restarts the downstreams;
  *                    empty = the memory store (docs/orders-store.md)
+ * @param ordersStores with dbPools, the drivers orders-service reads PostgreSQL with, each value a restart:
+ *                    {@code postgres} (JDBC, HikariCP) and/or {@code r2dbc} (R2DBC, r2dbc-pool); empty = postgres
  * @param jvmOptions  main-service's JVM options, a list of option lists, each one value of this axis ({@code []} = the
  *                    JVM's defaults); a single option per value may be written as a plain list. Each value restarts
  *                    main-service
@@ -30,24 +32,30 @@ import lab.fanout.bench.model.Strategy;
  * @param requests    requests per repetition (as the seed's ab -n); or leave out and give durationSeconds
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
-                    List<Integer> poolSizes, List<Integer> dbPools, List<List<String>> jvmOptions,
+                    List<Integer> poolSizes, List<Integer> dbPools, List<String> ordersStores,
+                    List<List<String>> jvmOptions,
                     List<Integer> concurrencies, List<Integer> latenciesMs, List<String> queries,
                     List<Double> ratesPerSecond, Integer requests, Integer durationSeconds,
                     Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds) {
 
+    private static final List<String> STORES = List.of(Cell.JDBC, Cell.R2DBC);
     private static final Pattern QUERY =
             Pattern.compile("(?!.*\\b(concurrency|latencyMs)=)[A-Za-z]+=[\\w.,-]+(&[A-Za-z]+=[\\w.,-]+)*");
 
     /**
-     * @return the cells, ordered so that services restart least: latency and db pool (all four restart), then profile,
+     * @return the cells, ordered so that services restart least: latency, db pool and driver (all four restart), then
+     *         profile,
      *         threads, pool and JVM options (main-service restarts), then concurrency, rate, query and strategy (no
      *         restart)
      */
     public List<Cell> cells() {
         List<Strategy> parsed = strategies.stream().map(Strategy::parse).toList();
         List<Cell> cells = new ArrayList<>();
+        List<Db> dbs = new ArrayList<>();
+        orNull(dbPools).forEach(pool -> (pool == null ? Collections.<String>singletonList(null) : stores())
+                .forEach(store -> dbs.add(new Db(pool, store))));
         for (Integer latency : latenciesMs)
-            for (Integer dbPool : orNull(dbPools))
+            for (Db db : dbs)
                 for (String profile : profiles)
                     for (Integer threads : orNull(tomcatThreads))
                         for (Integer pool : orNull(poolSizes))
@@ -57,8 +65,9 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                                     for (Double rate : orNull(ratesPerSecond))
                                         for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
                                             for (Strategy s : parsed) {
-                                                cells.add(new Cell(name, s, profile, threads, pool, dbPool, jvm, c,
-                                                        latency, query, rate, requests, durationSeconds,
+                                                cells.add(new Cell(name, s, profile, threads, pool, db.pool(),
+                                                        db.store(), jvm, c, latency, query, rate, requests,
+                                                        durationSeconds,
                                                         or(warmupSeconds, 5), or(repetitions, 3),
                                                         or(timeoutSeconds, 20)));
                                             }
@@ -78,6 +87,10 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         allInRange("tomcatThreads", tomcatThreads, 1, 100_000);
         allInRange("poolSizes", poolSizes, 1, 100_000);
         allInRange("dbPools", dbPools, 1, 1000);
+        require(orEmpty(ordersStores).stream().allMatch(STORES::contains), "ordersStores", "values must be some of "
+                + STORES + ", was " + ordersStores);
+        require(orEmpty(ordersStores).isEmpty() || !orEmpty(dbPools).isEmpty(), "ordersStores",
+                "needs dbPools: the drivers read PostgreSQL, which a cell without a db pool does not use");
         allInRange("concurrencies", concurrencies, 1, 100_000);
         allInRange("latenciesMs", latenciesMs, 0, 60_000);
         if (jvmOptions != null) {
@@ -128,6 +141,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         knobs.put("tomcatThreads", tomcatThreads);
         knobs.put("poolSizes", poolSizes);
         knobs.put("dbPools", dbPools);
+        knobs.put("ordersStores", ordersStores);
         List<String> sweeps = new ArrayList<>();
         knobs.forEach((knob, values) -> {
             if (values != null && values.size() > 1) {
@@ -142,8 +156,17 @@ public record Block(String name, List<String> strategies, List<String> profiles,
 
     private Block copy(List<String> profiles, List<Integer> tomcatThreads, List<Integer> poolSizes,
                        List<Integer> dbPools, List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
-        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, dbPools, jvmOptions, concurrencies,
-                latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+        return new Block(name, strategies, profiles, tomcatThreads, poolSizes, dbPools, ordersStores, jvmOptions,
+                concurrencies, latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds, repetitions,
+                timeoutSeconds);
+    }
+
+    /** orders-service's store in a cell: no pool for the memory store, else a pool and its driver. */
+    private record Db(Integer pool, String store) {
+    }
+
+    private List<String> stores() {
+        return orEmpty(ordersStores).isEmpty() ? List.of(Cell.JDBC) : ordersStores;
     }
 
     private void allInRange(String field, List<Integer> values, int min, int max) {

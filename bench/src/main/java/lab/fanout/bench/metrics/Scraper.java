@@ -18,7 +18,7 @@ import lab.fanout.bench.system.Http;
 /**
  * Scrapes main-service's {@code /actuator/prometheus} (management port) every second while a run goes on, keeping
  * the peaks; one scrape just before and one just after give the CPU used in between. With orders-service on
- * PostgreSQL ({@link #withOrders}) its JDBC pool's pending peak too.
+ * PostgreSQL ({@link #withOrders}) its db pool's pending peak too (JDBC or R2DBC).
  */
 public final class Scraper {
 
@@ -45,10 +45,16 @@ public final class Scraper {
         this.cores = cores;
     }
 
-    /** @param ordersManagementUrl orders-service's actuator, scraped beside main-service for HikariCP's pending */
+    /** @param ordersManagementUrl orders-service's actuator, scraped beside main-service for its db pool's pending */
     public Scraper withOrders(URI ordersManagementUrl) {
         this.ordersUrl = ordersManagementUrl;
         return this;
+    }
+
+    /** @return requests waiting for a db connection: HikariCP's gauge on the JDBC store, r2dbc-pool's on R2DBC */
+    static OptionalDouble dbPending(Exposition orders) {
+        OptionalDouble jdbc = orders.sum("hikaricp_connections_pending");
+        return jdbc.isPresent() ? jdbc : orders.sum("r2dbc_pool_pending_connections");
     }
 
     public Optional<Exposition> scrape() {
@@ -103,7 +109,7 @@ public final class Scraper {
             timer.scheduleWithFixedDelay(() -> {
                 scrape().ifPresent(this::record);
                 if (ordersUrl != null) {
-                    scrape(ordersUrl).map(o -> o.sum("hikaricp_connections_pending")).filter(OptionalDouble::isPresent)
+                    scrape(ordersUrl).map(Scraper::dbPending).filter(OptionalDouble::isPresent)
                             .ifPresent(v -> recordDbPending(v.getAsDouble()));
                 }
             }, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);

@@ -11,8 +11,11 @@ import java.util.Optional;
  * @param profile         main-service's request threads: virtual or platform
  * @param tomcatThreads   server.tomcat.threads.max
  * @param poolSize        fanout.pool.max-total and max-per-route
- * @param dbPool          orders-service on its PostgreSQL store with this many JDBC connections
+ * @param dbPool          orders-service on PostgreSQL with a pool of this many connections
  *                        ({@code orders.db.pool-size}); null = the memory store
+ * @param ordersStore     the driver it reads with: {@code postgres} (JDBC, HikariCP) or {@code r2dbc} (R2DBC,
+ *                        r2dbc-pool), {@code orders.store}; postgres when a db pool comes without one (or ""),
+ *                        null without a db pool
  * @param jvmOptions      main-service's JVM options (-D, -X, -XX:); empty = the JVM's defaults
  * @param concurrency     load driver clients
  * @param latencyMs       downstream latency per call, ms
@@ -25,13 +28,26 @@ import java.util.Optional;
  * @param timeoutSeconds  per-request timeout of the driver, s
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                   Integer dbPool, List<String> jvmOptions, int concurrency, int latencyMs, String query,
-                   Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions,
-                   int timeoutSeconds) {
+                   Integer dbPool, String ordersStore, List<String> jvmOptions, int concurrency, int latencyMs,
+                   String query, Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds,
+                   int repetitions, int timeoutSeconds) {
+
+    public static final String JDBC = "postgres";
+    public static final String R2DBC = "r2dbc";
 
     public Cell {
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
         query = query == null ? "" : query;
+        ordersStore = dbPool == null ? null : ordersStore == null || ordersStore.isEmpty() ? JDBC : ordersStore;
+    }
+
+    /** A cell on the memory store, or with a db pool on the JDBC store. */
+    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                Integer dbPool, List<String> jvmOptions, int concurrency, int latencyMs, String query,
+                Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions,
+                int timeoutSeconds) {
+        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, null, jvmOptions, concurrency, latencyMs,
+                query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
     }
 
     /** A cell on the memory store. */
@@ -63,19 +79,21 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
 
     /**
      * @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 db-pool=20 jvm=[-Dx=1] ?width=3}
-     *         (db-pool only on the postgres store)
+     *         (db-pool only on PostgreSQL, followed by {@code r2dbc} on that driver)
      */
     public String label() {
         return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s", strategy, profile,
                 concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
-                dbPool == null ? "" : " db-pool=" + dbPool, rate(" rate=%.0f/s"),
+                dbPool == null ? "" : " db-pool=" + dbPool + (R2DBC.equals(ordersStore) ? " r2dbc" : ""),
+                rate(" rate=%.0f/s"),
                 jvm(" jvm="), query.isEmpty() ? "" : " ?" + query);
     }
 
     /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-db20-common.parallelism4} */
     public String id(int index) {
         return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s%s", index, strategy, profile, concurrency,
-                latencyMs, orDefault(tomcatThreads), orDefault(poolSize), dbPool == null ? "" : "-db" + dbPool,
+                latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                dbPool == null ? "" : "-db" + dbPool + (R2DBC.equals(ordersStore) ? "r2dbc" : ""),
                 rate("-r%.0f"),
                 jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions),
                 query.isEmpty() ? "" : "-" + query.replaceAll("[^A-Za-z0-9.]+", "_"));

@@ -19,8 +19,9 @@ package lab.fanout.bench.model;
  * @param pinned              virtual threads that pinned their carrier for 20 ms or more during the run (JFR's
  *                            jdk.VirtualThreadPinned, as Micrometer counts it: the increase of
  *                            {@code jvm_threads_virtual_pinned_seconds_count}), or null when a scrape failed
- * @param peakDbPending       orders-service's requests waiting for a JDBC connection, the peak of HikariCP's
- *                            {@code hikaricp_connections_pending} scraped with main-service's figures; null with the
+ * @param peakDbPending       orders-service's requests waiting for a db connection, the peak of HikariCP's
+ *                            {@code hikaricp_connections_pending} (JDBC) or r2dbc-pool's
+ *                            {@code r2dbc_pool_pending_connections} scraped with main-service's figures; null with the
  *                            memory store
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,

@@ -31,7 +31,7 @@ public final class Comparison {
     public static final double ALPHA = 0.05;
     /** The columns that say which cell a row of results.csv belongs to; those a CSV lacks read "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
-            "db_pool", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
+            "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
     /** Figure column to its label, the direction that is better left to the reader. */
     static final Map<String, String> FIGURES = Map.of("throughput_req_per_s", "req/s", "p99_ms", "p99 ms");
 
@@ -67,12 +67,12 @@ public final class Comparison {
     }
 
     /** The knobs {@link #renderBy} compares within one result. */
-    public static final List<String> BY = List.of("strategy", "profile");
+    public static final List<String> BY = List.of("strategy", "profile", "orders_store");
 
     /**
-     * {@code ./lab compare R --by strategy|profile}: within one result, each value of that knob against the first
-     * one in it, per cell (the cell's other knobs the same), e.g. each server profile against the first for the same
-     * strategy and clients.
+     * {@code ./lab compare R --by strategy|profile|orders_store}: within one result, each value of that knob against
+     * the first one in it, per cell (the cell's other knobs the same), e.g. each server profile against the first for
+     * the same strategy and clients, or R2DBC against JDBC at the same db pool.
      *
      * @param knob one of {@link #BY}
      * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two values

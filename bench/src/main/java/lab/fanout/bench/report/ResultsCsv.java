@@ -59,7 +59,8 @@ public final class ResultsCsv {
         col("tomcat_threads_max", r -> r.cell.deployment().tomcatThreads());
         col("pool_max_total", r -> r.cell.deployment().poolTotal());
         col("pool_max_per_route", r -> r.cell.deployment().poolPerRoute());
-        col("db_pool", r -> r.cell.deployment().dbPool());   // orders-service's JDBC pool; empty: the memory store
+        col("db_pool", r -> r.cell.deployment().dbPool());   // orders-service's db pool; empty: the memory store
+        col("orders_store", r -> r.cell.cell().ordersStore());   // its driver: postgres (JDBC) or r2dbc
         col("bounded_pool_threads", r -> r.cell.deployment().boundedPool());   // empty: not reported
         col("common_pool_parallelism", r -> r.cell.deployment().parallelism());
         col("carrier_parallelism", r -> r.cell.deployment().jvm().carrierParallelism());
@@ -100,7 +101,7 @@ public final class ResultsCsv {
         col("peak_virtual_threads_mounted_queued", r -> r.rep.server().peakVirtualThreads());
         col("peak_pool_leased", r -> r.rep.server().peakPoolLeased());
         col("peak_pool_pending", r -> r.rep.server().peakPoolPending());
-        col("db_pending_peak", r -> r.rep.server().peakDbPending());   // HikariCP's, orders-service on PostgreSQL
+        col("db_pending_peak", r -> r.rep.server().peakDbPending());   // HikariCP's or r2dbc-pool's, on PostgreSQL
         col("main_cpu_s", r -> r.rep.server().cpuSeconds());
         // read once per fork, after its last repetition: every row of the fork carries it
         col("heap_after_cell_mb", r -> r.cell.heapAfterBytes().containsKey(r.rep.fork())
@@ -231,7 +232,8 @@ public final class ResultsCsv {
             Double rate = number(r, "offered_rate_req_per_s");
             long forks = rows.stream().map(row -> text(row, "fork")).distinct().count();
             Cell cell = new Cell(r.get("block"), Strategy.parse(r.get("strategy")), r.get("profile"), threads, pool,
-                    dbPool, options, integer(r, "concurrency"), latency, text(r, "query"), rate,
+                    dbPool, text(r, "orders_store"), options, integer(r, "concurrency"), latency, text(r, "query"),
+                    rate,
                     whole(r, "requests"), null, integer(r, "warmup_s"), (int) (rows.size() / forks),
                     integer(r, "timeout_s"));
             Bound littlesLaw = r.isMapped("littles_bound_req_per_s")

@@ -46,8 +46,9 @@ public final class ResultsMarkdown {
             new Knob("Tomcat Thread Count ", "Tomcat threads", r -> r.deployment().tomcatThreads() == null
                     ? "none (Reactor Netty)" : r.deployment().tomcatThreads()),
             new Knob("Http Conn. Pool Size", "Pool size", r -> r.deployment().poolTotal()),
-            new Knob("JDBC pool (orders)  ", "DB pool", r -> r.deployment().dbPool() == null ? "none (memory store)"
-                    : r.deployment().dbPool() + " (PostgreSQL)"),
+            new Knob("DB pool (orders)    ", "DB pool", r -> r.deployment().dbPool() == null ? "none (memory store)"
+                    : r.deployment().dbPool() + (Cell.R2DBC.equals(r.cell().ordersStore()) ? " (PostgreSQL, R2DBC)"
+                    : " (PostgreSQL, JDBC)")),
             new Knob("Bounded pool threads", "Bounded pool", r -> r.deployment().boundedPool() == null ? "n/a"
                     : r.deployment().boundedPool()),
             new Knob("Concurrency Level   ", "Concurrency Level", r -> r.cell().concurrency()),

@@ -51,21 +51,21 @@ public final class LocalTarget implements Target {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
         return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
-                .withMainJvmArgs(jvm).withDownstreamProperties(ordersStore(base, cell.dbPool()));
+                .withMainJvmArgs(jvm).withDownstreamProperties(ordersStore(base, cell));
     }
 
     /**
-     * @return orders-service's properties for a cell with {@code dbPool} connections: the postgres store, and a
-     *         connection timeout of main-service's deadline ({@code fanout.deadline} of the matrix or
+     * @return orders-service's properties for a cell with a db pool: its store (driver) with that many connections,
+     *         and a connection timeout of main-service's deadline ({@code fanout.deadline} of the matrix or
      *         {@code --main-property}, else its default), so that a request queues for a connection as long as
      *         main-service waits for it (the 1 s default would turn the queue of a small pool into 503s); empty for
      *         the memory store
      */
-    static Map<String, String> ordersStore(LaunchSpec base, Integer dbPool) {
+    static Map<String, String> ordersStore(LaunchSpec base, Cell cell) {
         String deadline = base.extraMainProperties().getOrDefault("fanout.deadline",
                 ServiceDefaults.DEADLINE_SECONDS + "s");
-        return dbPool == null ? Map.of()
-                : OrdersStore.postgres(dbPool, base.logDir().resolveSibling("orders-db"), null, deadline);
+        return cell.dbPool() == null ? Map.of() : OrdersStore.database(cell.ordersStore(), cell.dbPool(),
+                base.logDir().resolveSibling("orders-db"), null, deadline);
     }
 
     @Override
@@ -79,9 +79,11 @@ public final class LocalTarget implements Target {
             system.apply(spec);
         }
         ServiceInfo orders = ServiceInfo.fetch(system.managementUrl("orders-service"));
-        if (!Objects.equals(orders.dbPoolSize(), cell.dbPool())) {
-            throw new IllegalStateException("orders-service runs a JDBC pool of " + orders.dbPoolSize()
-                    + " (null: the memory store), the cell asked for " + cell.dbPool());
+        if (!Objects.equals(orders.dbPoolSize(), cell.dbPool())
+                || !Objects.equals(orders.ordersStore(), cell.ordersStore())) {
+            throw new IllegalStateException("orders-service runs a pool of " + orders.dbPoolSize() + " on store "
+                    + orders.ordersStore() + " (null: the memory store), the cell asked for " + cell.dbPool() + " on "
+                    + cell.ordersStore());
         }
         Integer latency = orders.latencyMs();
         return ServiceInfo.fetch(system.mainManagementUrl()).deployment(latency == null ? cell.latencyMs() : latency)

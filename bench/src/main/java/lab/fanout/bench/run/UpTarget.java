@@ -110,7 +110,8 @@ public final class UpTarget implements Target {
      */
     static Optional<String> dbMismatch(Cell cell, Integer upDbPool) {
         if (cell.dbPool() != null) {
-            return Optional.of("orders-service on PostgreSQL with a JDBC pool of " + cell.dbPool()
+            return Optional.of("orders-service on PostgreSQL with a " + (Cell.R2DBC.equals(cell.ordersStore())
+                    ? "R2DBC" : "JDBC") + " pool of " + cell.dbPool()
                     + " (the harness starts it for each db pool)");
         }
         return upDbPool == null ? Optional.empty() : Optional.of("orders-service on its memory store (./lab up's"

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * orders-service's PostgreSQL stores as the Spring properties it reads (OrdersProperties, docs/orders-store.md): the
  * one place that writes their names, for {@code ./lab up --orders-store postgres|r2dbc} and the bench's
- * {@code dbPools} axis.
+ * {@code dbPools} and {@code ordersStores} axes.
  */
 public final class OrdersStore {
 
@@ -15,22 +15,13 @@ public final class OrdersStore {
     }
 
     /**
+     * @param store             {@code postgres} (JDBC, HikariCP) or {@code r2dbc} (R2DBC, r2dbc-pool):
+     *                          {@code orders.store}
      * @param poolSize          {@code orders.db.pool-size}, connections; null = orders-service's default (10)
      * @param dataDir           the embedded server's data folder; null when {@code url} names a server
      * @param url               an existing server's JDBC URL, without a password; null = the embedded server
      * @param connectionTimeout {@code orders.db.connection-timeout} in Spring's duration format (e.g. {@code 10s},
      *                          250ms..60s); null = orders-service's default (1 s)
-     * @return the properties that put orders-service on its postgres store, in a stable order
-     * @throws IllegalArgumentException neither or both of {@code dataDir} and {@code url}
-     */
-    public static Map<String, String> postgres(Integer poolSize, Path dataDir, String url, String connectionTimeout) {
-        return database("postgres", poolSize, dataDir, url, connectionTimeout);
-    }
-
-    /**
-     * {@link #postgres}'s properties for either driver on the same database and knobs.
-     *
-     * @param store {@code postgres} (JDBC, HikariCP) or {@code r2dbc} (R2DBC, r2dbc-pool): {@code orders.store}
      * @return the properties that put orders-service on that store, in a stable order
      * @throws IllegalArgumentException another store, or neither or both of {@code dataDir} and {@code url}
      */

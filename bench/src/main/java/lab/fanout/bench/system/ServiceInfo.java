@@ -30,8 +30,10 @@ import tools.jackson.databind.json.JsonMapper;
  *                              if unsaid
  * @param poolMaxTotal          {@code fanout.pool.max-total} (main-service only)
  * @param latencyMs             {@code downstream.latency}, ms (the downstreams only)
- * @param dbPoolSize            {@code ordersDatabase.maximumPoolSize}: orders-service's JDBC pool on its postgres
- *                              store; null otherwise
+ * @param dbPoolSize            {@code ordersDatabase.maximumPoolSize}: orders-service's pool on PostgreSQL (HikariCP's
+ *                              or r2dbc-pool's); null otherwise
+ * @param ordersStore           orders-service's store on PostgreSQL: {@code r2dbc} where {@code ordersDatabase.driver}
+ *                              says so, else {@code postgres} (JDBC); null for the memory store
  * @param boundedPoolThreads    {@code fanout.bounded-pool.threads} (main-service only)
  */
 public record ServiceInfo(boolean present, String profile, boolean virtualRequestThreads, Integer tomcatThreads,
@@ -39,7 +41,7 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                           Integer carrierMinRunnable, List<String> garbageCollectors, Long maxHeapBytes,
                           List<String> jvmInputArguments, int availableProcessors, boolean requestKnobs,
                           Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs, Integer dbPoolSize,
-                          Integer boundedPoolThreads) {
+                          Integer boundedPoolThreads, String ordersStore) {
 
     // an absent list binds as empty, an absent object as null (orEmpty makes it empty)
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -51,7 +53,7 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
     private record Info(Knobs knobs, OrdersDatabase ordersDatabase) {
     }
 
-    private record OrdersDatabase(Integer maximumPoolSize) {
+    private record OrdersDatabase(Integer maximumPoolSize, String driver) {
     }
 
     private record Knobs(Runtime runtime, Fanout fanout, Downstream downstream, Simulation simulation,
@@ -98,7 +100,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                 !Boolean.FALSE.equals(orEmpty(k.simulation(), Simulation.class).requestKnobs()), pool.maxTotal(),
                 pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis(),
                 info.ordersDatabase() == null ? null : info.ordersDatabase().maximumPoolSize(),
-                orEmpty(k.boundedPool(), BoundedPool.class).threads());
+                orEmpty(k.boundedPool(), BoundedPool.class).threads(), info.ordersDatabase() == null ? null
+                        : "r2dbc".equals(info.ordersDatabase().driver()) ? "r2dbc" : "postgres");
     }
 
     private static <T> T orEmpty(T part, Class<T> type) {

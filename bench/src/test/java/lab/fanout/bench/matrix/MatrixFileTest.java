@@ -167,15 +167,19 @@ class MatrixFileTest {
                 .hasMessageContaining("-D<name>=<value>");
     }
 
-    /** Issue 26, item 3: the db pool binds at 5 and 20 (25 and 100 req/s), the HTTP pool (200 req/s) at 100. */
+    /**
+     * Issue 26, item 3: the db pool binds at 5 and 20 (25 and 100 req/s), the HTTP pool (200 req/s) at 100; issue 39:
+     * through JDBC and R2DBC.
+     */
     @Test
-    void databasePresetCrossesTheDbPoolWithStrategiesAndProfiles() {
+    void databasePresetCrossesTheDbPoolAndDriverWithStrategiesAndProfiles() {
         List<Cell> db = MatrixFile.preset("database").cells();
-        assertThat(db).hasSize(24).allMatch(c -> c.latencyMs() == 200 && c.concurrency() == 60 && c.poolSize() == 120);
+        assertThat(db).hasSize(48).allMatch(c -> c.latencyMs() == 200 && c.concurrency() == 60 && c.poolSize() == 120);
         assertThat(db).extracting(Cell::dbPool).containsOnly(5, 20, 100);
         assertThat(db).extracting(Cell::profile).containsOnly("virtual", "platform");
-        // the db pool changes least often: the downstreams restart twice, main-service at each profile
-        assertThat(db.subList(0, 8)).allMatch(c -> c.dbPool() == 5);
+        // the db pool and driver change least often: the downstreams restart 5 times, main-service at each profile
+        assertThat(db.subList(0, 8)).allMatch(c -> c.dbPool() == 5 && c.ordersStore().equals("postgres"));
+        assertThat(db.subList(8, 16)).allMatch(c -> c.dbPool() == 5 && c.ordersStore().equals("r2dbc"));
         assertThat(db.getFirst().label()).contains(" db-pool=5");
         assertThat(db.getFirst().id(1)).contains("-db5");
     }
@@ -192,6 +196,26 @@ class MatrixFileTest {
                 .hasMessageContaining("block 'b': dbPools values must be in 1..1000, was 0");
         assertThatThrownBy(() -> MatrixFile.yaml("t", block + "    dbPools: [1001]\n", "t.yaml"))
                 .hasMessageContaining("dbPools values must be in 1..1000, was 1001");
+    }
+
+    /** Issue 39's driver axis: each db pool once per driver, JDBC where none is named; none without a db pool. */
+    @Test
+    void ordersStoresRunEachDbPoolOncePerDriver() {
+        String block = "blocks:\n  - name: b\n    strategies: [scope]\n    profiles: [virtual]\n    concurrencies: [10]"
+                + "\n    latenciesMs: [50]\n    requests: 10\n";
+        String axis = "    dbPools: [2, 5]\n    ordersStores: [postgres, r2dbc]\n";
+        assertThat(MatrixFile.yaml("t", block + axis, "t.yaml").cells())
+                .extracting(c -> c.dbPool() + " " + c.ordersStore() + " " + c.id(1).replaceAll(".*-(db.*)", "$1"))
+                .containsExactly("2 postgres db2", "2 r2dbc db2r2dbc", "5 postgres db5", "5 r2dbc db5r2dbc");
+        assertThat(MatrixFile.yaml("t", block + "    dbPools: [2]\n", "t.yaml").cells()).singleElement()
+                .satisfies(c -> assertThat(c.ordersStore()).isEqualTo("postgres"));
+        assertThat(MatrixFile.yaml("t", block, "t.yaml").cells()).singleElement()
+                .satisfies(c -> assertThat(c.ordersStore()).isNull());
+        String jdbc = "    dbPools: [2]\n    ordersStores: [jdbc]\n";
+        assertThatThrownBy(() -> MatrixFile.yaml("t", block + jdbc, "t.yaml"))
+                .hasMessageContaining("block 'b': ordersStores values must be some of [postgres, r2dbc], was [jdbc]");
+        assertThatThrownBy(() -> MatrixFile.yaml("t", block + "    ordersStores: [r2dbc]\n", "t.yaml"))
+                .hasMessageContaining("ordersStores needs dbPools");
     }
 
     @Test

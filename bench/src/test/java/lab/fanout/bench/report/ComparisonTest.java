@@ -122,6 +122,23 @@ class ComparisonTest {
                 .doesNotContain("scopeFork");
     }
 
+    /** Seed 002's question: R2DBC against JDBC at the same db pool, strategy and profile; the memory store apart. */
+    @Test
+    void byOrdersStoreComparesTheDriversAtTheSameDbPool(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder("block,strategy,profile,db_pool,orders_store,concurrency,"
+                + "throughput_req_per_s,p99_ms,fork,warmup_settled\n");
+        for (int fork = 1; fork <= 5; fork++) {
+            for (String cell : new String[] {"5,postgres,60," + (24 + fork * 0.1), "5,r2dbc,60," + (20 + fork * 0.1),
+                    "20,postgres,60," + (98 + fork * 0.1), "20,r2dbc,60," + (98.05 + fork * 0.1)}) {
+                csv.append("database,scopeFork,virtual,").append(cell).append(",900,").append(fork).append(",true\n");
+            }
+        }
+        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv), "orders_store");
+        assertThat(md).contains("| database scopeFork virtual db_pool=5 concurrency=60: postgres → r2dbc | req/s |")
+                .contains("| -16.5 % | 0.008 |")
+                .containsPattern("db_pool=20 concurrency=60: postgres → r2dbc \\| req/s \\| .* \\| ~ \\| ");
+    }
+
     static final String FORK_HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
             + "warmup_settled\n";
 

@@ -69,6 +69,19 @@ class ServiceInfoTest {
         assertThat(info.summary()).isEqualTo("latency=200ms");
     }
 
+    /** orders-service names its driver only on R2DBC; a pool without one is JDBC's, no pool the memory store. */
+    @Test
+    void readsOrdersServicesStoreAndPool() {
+        assertThat(ServiceInfo.parse("""
+                {"ordersDatabase": {"maximumPoolSize": 5, "driver": "r2dbc"}}""")).satisfies(i -> {
+                    assertThat(i.dbPoolSize()).isEqualTo(5);
+                    assertThat(i.ordersStore()).isEqualTo("r2dbc");
+                });
+        assertThat(ServiceInfo.parse("""
+                {"ordersDatabase": {"maximumPoolSize": 20}}""").ordersStore()).isEqualTo("postgres");
+        assertThat(ServiceInfo.parse("{\"knobs\": {}}").ordersStore()).isNull();
+    }
+
     @Test
     void aServiceWithoutKnobsReadsAsAbsentWithDefaults() {
         ServiceInfo info = ServiceInfo.parse("{}");
