@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +39,8 @@ class ReadmeFiguresTest {
 
     private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\d])\\d[\\d,]*(?:\\.\\d+)?");
     private static final List<String> CELL = List.of("block", "strategy", "profile", "tomcat_threads_max",
-            "pool_max_total", "db_pool", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
+            "pool_max_total", "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms",
+            "offered_rate_req_per_s", "query");
 
     @Test
     void everyFigureReadsAsItsResultsGiveIt() throws IOException {
@@ -47,7 +49,8 @@ class ReadmeFiguresTest {
         assertThat(claims).as("claims").hasSizeGreaterThan(10);
         List<String> wrong = new ArrayList<>();
         for (Claim claim : claims) {
-            String computed = render(claim, DocLinksTest.ROOT.resolve("docs/results").resolve(claim.csv()));
+            String computed = render(claim, Arrays.stream(claim.csv().split(" "))
+                    .map(DocLinksTest.ROOT.resolve("docs/results")::resolve).toList());
             if (!computed.equals(claim.text())) {
                 wrong.add("'" + claim.text() + "': " + claim.csv() + " gives '" + computed + "'");
             } else if (!readme.contains(claim.text())) {
@@ -65,11 +68,22 @@ class ReadmeFiguresTest {
                 + "q,a,virtual,10,3,,90\nq,b,virtual,10,1,,1500.4\nq,b,platform,10,1,,7\n");
         Claim range = new Claim("102–1,500 req/s", "r.csv", "throughput_req_per_s",
                 Map.of("profile", List.of("virtual")));
-        assertThat(render(range, csv)).isEqualTo("102–1,500 req/s");
+        assertThat(render(range, List.of(csv))).isEqualTo("102–1,500 req/s");
         assertThat(render(new Claim("101–1,500 req/s", "r.csv", "throughput_req_per_s",
-                Map.of("profile", List.of("virtual"))), csv)).isEqualTo("102–1,500 req/s");
+                Map.of("profile", List.of("virtual"))), List.of(csv))).isEqualTo("102–1,500 req/s");
         assertThat(render(new Claim("b 7.0", "r.csv", "throughput_req_per_s", Map.of("strategy", List.of("b"),
-                "profile", List.of("platform"))), csv)).isEqualTo("b 7.0");
+                "profile", List.of("platform"))), List.of(csv))).isEqualTo("b 7.0");
+    }
+
+    /** Runs of one matrix join fork by fork: fork 1 of one and fork 1 of the other are two samples, not one. */
+    @Test
+    void forksOfSeveralRunsJoin(@TempDir Path dir) throws IOException {
+        String header = "block,strategy,profile,concurrency,fork,p99_ms,throughput_req_per_s\n";
+        Path a = Files.writeString(dir.resolve("a.csv"), header + "q,a,virtual,10,1,,100\nq,a,virtual,10,2,,110\n");
+        Path b = Files.writeString(dir.resolve("b.csv"), header + "q,a,virtual,10,1,,130\n");
+        Claim claim = new Claim("x 0 req/s", "a.csv b.csv", "throughput_req_per_s", Map.of());
+        // the median of 100, 110 and 130; keyed by fork alone, forks 1 pool (100, 130 → 115): 112.5, "x 113 req/s"
+        assertThat(render(claim, List.of(a, b))).isEqualTo("x 110 req/s");
     }
 
     static List<Claim> claims(Path yaml) throws IOException {
@@ -77,18 +91,22 @@ class ReadmeFiguresTest {
     }
 
     /**
-     * @return the claim's text with its number or range replaced by what the CSV gives, at the text's decimals
+     * @param csvs the claim's results CSVs: runs of one matrix, whose forks join (a fork is its file and number)
+     * @return the claim's text with its number or range replaced by what the CSVs give, at the text's decimals
      * @throws IllegalArgumentException when no row matches, or the text holds no number
      */
-    static String render(Claim claim, Path csv) {
+    static String render(Claim claim, List<Path> csvs) {
         Map<String, List<Double>> cells = new LinkedHashMap<>();
         Map<String, Map<String, List<Double>>> forks = new LinkedHashMap<>();
-        for (CSVRecord row : ResultsCsv.rows(csv)) {
-            if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
-                String cell = CELL.stream().filter(row::isMapped).map(row::get).collect(Collectors.joining("|"));
-                forks.computeIfAbsent(cell, k -> new LinkedHashMap<>())
-                        .computeIfAbsent(row.isMapped("fork") ? row.get("fork") : "1", k -> new ArrayList<>())
-                        .add(Double.parseDouble(row.get(claim.column())));
+        for (Path csv : csvs) {
+            for (CSVRecord row : ResultsCsv.rows(csv)) {
+                if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
+                    String cell = CELL.stream().filter(row::isMapped).map(row::get).collect(Collectors.joining("|"));
+                    forks.computeIfAbsent(cell, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(csv + "#" + (row.isMapped("fork") ? row.get("fork") : "1"),
+                                    k -> new ArrayList<>())
+                            .add(Double.parseDouble(row.get(claim.column())));
+                }
             }
         }
         if (forks.isEmpty()) {
