@@ -4,13 +4,14 @@
 # second build would be), and lists every test that failed or errored at least once, with its run and message.
 # A test that fails only here depends on timing: fix it at its cause, or give a timing assertion its margin from a
 # measurement stated in the test.
-# Usage: scripts/shake.sh [--runs N (3)] [--hogs N (the cores)] [--out DIR] [--lab-test] [-- maven arguments (-B verify)]
+# Usage: scripts/shake.sh [--runs N (3)] [--hogs N (the cores)] [--out DIR] [--lab-test] [-- maven arguments]
+#   (default -B verify -Dmaven.test.failure.ignore=true: every module runs, whatever fails before it)
 #   --lab-test: each run is the README's ./lab test (the k8s checks, ./mvnw -B verify plus the arguments, the cluster)
 #   e.g. scripts/shake.sh --runs 3 -- -B verify -pl main-service -am
 # Needs: stress-ng (apt-get install -y stress-ng), python3; a machine with nothing else to measure: it loads every core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n 7,10p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n 7,11p "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 runs=3 hogs=$(nproc) out="" lab_test=false
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -28,7 +29,9 @@ maven_args=("$@")
 if $lab_test; then
   command=(./lab test "${maven_args[@]}")
 else
-  [[ ${#maven_args[@]} -gt 0 ]] || maven_args=(-B verify)
+  # a failed test must not stop the build at its module: the later modules' tests are shaken too (their reports,
+  # read below, list every failure)
+  [[ ${#maven_args[@]} -gt 0 ]] || maven_args=(-B verify -Dmaven.test.failure.ignore=true)
   command=(./mvnw "${maven_args[@]}")
 fi
 command -v stress-ng >/dev/null || { echo "needs stress-ng: apt-get install -y stress-ng" >&2; exit 2; }
