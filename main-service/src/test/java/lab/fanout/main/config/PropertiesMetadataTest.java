@@ -21,7 +21,8 @@ class PropertiesMetadataTest {
             assertThat(in).as("spring-configuration-metadata.json on the classpath").isNotNull();
             JsonNode properties = JsonMapper.builder().build().readTree(in).path("properties");
             assertThat(properties.valueStream().map(p -> p.path("name").asString()))
-                    .contains("fanout.deadline", "fanout.pool.max-total", "fanout.downstreams.orders");
+                    .contains("fanout.deadline", "fanout.pool.max-total", "fanout.downstreams.orders",
+                            "fanout.reactive.client");
             assertThat(properties.valueStream().filter(p -> p.path("name").asString().equals("fanout.deadline"))
                     .map(p -> p.path("description").asString())).singleElement().asString().isNotBlank();
         }
