@@ -12,7 +12,6 @@ import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,6 +22,7 @@ import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.reactive.function.client.WebClient;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
@@ -71,6 +71,9 @@ class ReactorNettyClientIntegrationTest extends FanoutIntegrationTest {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    WebClient downstreamWebClient;
+
     @AfterEach
     void leavesNoConnectionOrThreadBehind() {
         assertNothingLeftBehind();
@@ -103,16 +106,18 @@ class ReactorNettyClientIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
-     * Another call holds orders' only connection for {@value #HOLD_MS} ms (on the same pool, as another request's
-     * would); the reactive request's call to orders waits the 100 ms acquire timeout and the request ends with 503.
+     * Another call holds orders' only connection for {@value #HOLD_MS} ms, made on the strategy's own WebClient as
+     * another request's would be: Reactor Netty keeps a pool per remote address and per client configuration, so a
+     * call on another {@code HttpClient}, even over the same {@code ConnectionProvider}, would not compete. The
+     * reactive request's call to orders waits the 100 ms acquire timeout and the request ends with 503.
      */
     @Test
     void answers503PoolExhaustedWithinTheAcquireTimeoutWhileAnotherCallHoldsTheOnlyConnection() throws Exception {
         serve(ORDERS, HOLD_MS);
         serve(PRODUCTS, 0);
         serve(ACCOUNTS, 0);
-        CompletableFuture<String> holder = HttpClient.create(context.getBean(ConnectionProvider.class)).get()
-                .uri(orders.baseUrl() + path(ORDERS)).responseContent().aggregate().asString().toFuture();
+        CompletableFuture<String> holder = downstreamWebClient.get().uri(orders.baseUrl() + path(ORDERS))
+                .retrieve().bodyToMono(String.class).toFuture();
         await().atMost(Duration.ofSeconds(5)).until(() -> reactorNettyConnections("active") == 1);
 
         Answer answer = backoffice(REACTIVE);
