@@ -20,6 +20,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -43,8 +44,14 @@ import static org.awaitility.Awaitility.await;
  * three calls still get one each), a 100 ms acquire timeout, a 3 s response timeout. After every test no connection
  * of Reactor Netty's pool is in use or awaited and no fan-out thread is alive ({@link #assertNothingLeftBehind()},
  * which reads the pool's own gauges).
+ * <p>
+ * Reactor Netty tags a pool's gauges with an {@code id} that is its pool key's hash (remote address and client
+ * configuration), not the provider's: a second context with the same configuration, calling the same fakes, would
+ * register the same meters, get the first context's back, and read that idle pool. So each context is closed after
+ * its class, which disposes its provider and removes its gauges.
  */
 @ActiveProfiles(value = "netty", inheritProfiles = false)
+@DirtiesContext   // closed after the class, so the next one's pool has gauges of its own (see the class comment)
 @TestPropertySource(properties = {"fanout.reactive.client=reactor-netty", "fanout.pool.max-per-route=1",
         "fanout.pool.acquire-timeout=100ms", "fanout.response-timeout=3s", "fanout.deadline=8s"})
 class ReactorNettyClientIntegrationTest extends FanoutIntegrationTest {
