@@ -24,8 +24,8 @@ import org.springframework.http.client.reactive.ReactorClientHttpConnector;
  * <p>
  * Its calls run on Reactor Netty's event loops, not on threads of its own: under the {@code netty} profile the
  * server's loops ({@code reactor-http-epoll-N}, from the server's {@link ReactorResourceFactory}), so that a request
- * and its calls stay on the loop that accepted it, reactive end to end; under Tomcat Reactor Netty's global loops
- * (started at the first call, one per core). Cancelling a call (a failed sibling, the deadline, a lost hedge) closes
+ * and its calls stay on Reactor Netty's loops, reactive end to end; under Tomcat Reactor Netty's global loops
+ * (one per core). Cancelling a call (a failed sibling, the deadline, a lost hedge) closes
  * its connection and frees its pool slot: Reactor Netty does that itself, where HttpClient 5 needs
  * {@link CancellableConnector}. The response timeout is the longest wait between two reads of the response, as
  * HttpClient 5's socket timeout; like it, not capped at the request's deadline ({@code Mono.timeout} ends the request).
@@ -60,7 +60,9 @@ class ReactorNettyHttpClientConfig {
      * Retries off, as HttpClient 5's: by default Reactor Netty sends a request again, once, when the pooled connection
      * it leased turns out closed before the request went out; that would hide the fault under study.
      *
-     * @param server the netty profile's server resources, whose loops the calls then share; absent under Tomcat
+     * @param server the Reactor Netty resources of the context: under the {@code netty} profile the server's
+     *               (WebFluxServerConfig), whose loops the calls then share; under Tomcat Boot's, on Reactor Netty's
+     *               global resources
      */
     @Bean
     ClientHttpConnector downstreamConnector(ConnectionProvider downstreamReactiveConnectionProvider,
@@ -75,8 +77,8 @@ class ReactorNettyHttpClientConfig {
             client = client.runOn(resources.getLoopResources());
         }
         log.info("reactive strategy on Reactor Netty's HttpClient: " + properties.pool().maxPerRoute()
-                + " connections per downstream, " + (resources != null ? "the server's" : "Reactor Netty's global")
-                + " event loops");
+                + " connections per downstream, on " + (resources != null && !resources.isUseGlobalResources()
+                ? "the server's event loops" : "Reactor Netty's global event loops"));
         return new ReactorClientHttpConnector(client);
     }
 }
