@@ -171,8 +171,9 @@ abstract class FanoutIntegrationTest {
 
     /** Both pools: the blocking strategies' and the reactive strategy's (HttpClient 5's or Reactor Netty's). */
     void assertPoolIdle() {
-        for (var stats : new PoolStats[] {downstreamConnectionPool.getTotalStats(), downstreamAsyncConnectionPool == null
-                ? new PoolStats(0, 0, 0, 0) : downstreamAsyncConnectionPool.getTotalStats()}) {
+        PoolStats async = downstreamAsyncConnectionPool == null ? new PoolStats(0, 0, 0, 0)
+                : downstreamAsyncConnectionPool.getTotalStats();
+        for (var stats : new PoolStats[] {downstreamConnectionPool.getTotalStats(), async}) {
             assertThat(stats.getLeased()).as("leased pooled connections").isZero();
             assertThat(stats.getPending()).as("callers waiting for a pooled connection").isZero();
         }
