@@ -99,8 +99,9 @@ public class DownstreamClient {
 
     /**
      * The same call as {@link #fetch}, as a cold {@code Mono}: the call starts on subscription and runs on
-     * HttpClient's I/O reactor threads; cancelling the subscription aborts it and closes its connection
-     * ({@link CancellableConnector}). The deadline is the subscriber's to enforce ({@code Mono.timeout}).
+     * HttpClient's I/O reactor threads (Reactor Netty's event loops with {@code fanout.reactive.client=reactor-netty});
+     * cancelling the subscription aborts it and closes its connection ({@link CancellableConnector}, or Reactor Netty
+     * itself). The deadline is the subscriber's to enforce ({@code Mono.timeout}).
      *
      * @return the catalogue, or an error signal that is always a {@link FanoutException}: DOWNSTREAM_ERROR,
      *         DOWNSTREAM_TIMEOUT, POOL_EXHAUSTED, CIRCUIT_OPEN, or DEADLINE_EXCEEDED if the deadline had run out

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
 
+import io.netty.handler.timeout.ReadTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -16,6 +17,8 @@ import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.NoHttpResponseException;
 import org.jspecify.annotations.Nullable;
+import reactor.netty.channel.AbortedException;
+import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.core.codec.CodecException;
 import org.springframework.web.client.RestClientException;
@@ -26,8 +29,9 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
 
 /**
  * What a failed downstream call means to the caller, for the blocking client (RestClient) and the reactive one
- * (WebClient) alike: one translation, so that both answer the same status and the same fixed text for the same
- * fault (docs/knobs.md, "Errors"). The Java exception stays in the log, never in the problem.
+ * (WebClient) alike, and for either client under WebClient (HttpClient 5's async client or Reactor Netty's,
+ * {@code fanout.reactive.client}): one translation, so that all answer the same status and the same fixed text for
+ * the same fault (docs/knobs.md, "Errors"). The Java exception stays in the log, never in the problem.
  */
 final class DownstreamFailures {
 
@@ -60,9 +64,19 @@ final class DownstreamFailures {
             if (io != null) {
                 return io(downstream, deadline, io, failure);
             }
-            if (failure instanceof WebClientRequestException && cause(failure, TimeoutException.class) != null) {
-                return deadline.expired() ? deadline.exceeded(List.of(downstream), failure) : poolExhausted(downstream, failure);
+            FanoutException reactorNetty = reactorNetty(downstream, deadline, failure);
+            if (reactorNetty != null) {
+                return reactorNetty;
             }
+            // HttpClient 5's lease timeout, and Reactor Netty's (PoolAcquireTimeoutException): both TimeoutExceptions
+            if (failure instanceof WebClientRequestException && cause(failure, TimeoutException.class) != null) {
+                return deadline.expired() ? deadline.exceeded(List.of(downstream), failure)
+                        : poolExhausted(downstream, failure);
+            }
+        }
+        if (failure instanceof CodecException && cause(failure, ReadTimeoutException.class) != null) {
+            return deadline.expired() ? deadline.exceeded(List.of(downstream), failure)
+                    : responseTimeout(downstream, failure);
         }
         if (failure instanceof RestClientException || failure instanceof WebClientException
                 || failure instanceof CodecException) {
@@ -120,8 +134,7 @@ final class DownstreamFailures {
                     name + " could not be reached", failure);
         }
         if (cause instanceof SocketTimeoutException) {
-            return new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
-                    name + " sent no response within the response timeout", failure);
+            return responseTimeout(downstream, failure);
         }
         // an interrupted virtual thread's socket read fails with SocketException "Closed by interrupt": a sibling's
         // cancellation (scopeFork), not a downstream's fault
@@ -129,15 +142,42 @@ final class DownstreamFailures {
                 || Thread.currentThread().isInterrupted()) {
             return cancelled(downstream, failure);
         }
-        // the async client reports a connection closed before the response's head as ConnectionClosedException
-        if (cause instanceof NoHttpResponseException
-                || (failure instanceof WebClientRequestException && cause instanceof ConnectionClosedException)) {
+        // the async client reports a connection closed before the response's head as ConnectionClosedException,
+        // Reactor Netty as PrematureCloseException ("BEFORE response"; during the body it is a broken connection)
+        if (cause instanceof NoHttpResponseException || (failure instanceof WebClientRequestException
+                && (cause instanceof ConnectionClosedException || cause instanceof PrematureCloseException))) {
             return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                     name + " closed the connection without a response", failure);
         }
         log.warn("call to " + name + " failed: " + cause);   // the type stays out of the 502 (a fixed text)
         return new FanoutException(FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
                 name + " reset or broke the connection", failure);
+    }
+
+    /**
+     * Reactor Netty's failures that are no IOException: its response timeout, Netty's {@link ReadTimeoutException}
+     * (before the response's head, or between two reads of its body), and a connection closed before the request
+     * could be sent ({@link AbortedException}). Its others are IOExceptions ({@code io}): a refused or timed-out
+     * connect (ConnectException), {@link PrematureCloseException}, a reset.
+     *
+     * @return the problem, or null if the failure is none of them
+     */
+    private static @Nullable FanoutException reactorNetty(Downstream downstream, Deadline deadline, Throwable failure) {
+        boolean timedOut = cause(failure, ReadTimeoutException.class) != null;
+        if (!timedOut && cause(failure, AbortedException.class) == null) {
+            return null;
+        }
+        if (deadline.expired()) {
+            return deadline.exceeded(List.of(downstream), failure);
+        }
+        return timedOut ? responseTimeout(downstream, failure) : new FanoutException(
+                FanoutException.Kind.DOWNSTREAM_ERROR, downstream,
+                downstream.serviceName() + " reset or broke the connection", failure);
+    }
+
+    private static FanoutException responseTimeout(Downstream downstream, Throwable failure) {
+        return new FanoutException(FanoutException.Kind.DOWNSTREAM_TIMEOUT, downstream,
+                downstream.serviceName() + " sent no response within the response timeout", failure);
     }
 
     private static FanoutException poolExhausted(Downstream downstream, Throwable failure) {

@@ -2,6 +2,7 @@ package lab.fanout.main.config;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -30,6 +31,7 @@ import org.springframework.validation.annotation.Validated;
  *                        queued for a request thread is not counted: nothing tells when the request arrived); no
  *                        downstream call waits past it, and when it runs out the request ends with 504 (default 10s:
  *                        above 3 x the seed's 2 s latency, so that {@code sequential} can finish)
+ * @param reactive        the {@code reactive} strategy's HTTP client
  */
 @Validated
 @ConfigurationProperties("fanout")
@@ -38,7 +40,8 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                                @NotNull @DefaultValue("3s") Duration connectTimeout,
                                @NotNull @DefaultValue("5s") Duration responseTimeout,
                                @NotNull @DefaultValue("10s") Duration deadline,
-                               @Valid @DefaultValue Breaker breaker) implements Knobs {
+                               @Valid @DefaultValue Breaker breaker,
+                               @Valid @DefaultValue Reactive reactive) implements Knobs {
 
     /**
      * @param orders   base URL of orders-service (default http://localhost:8082)
@@ -98,5 +101,36 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
                           @Positive @Max(100) @DefaultValue("50") int slowCallRateThreshold,
                           @NotNull @DefaultValue("5s") Duration waitInOpen,
                           @Positive @DefaultValue("5") int halfOpenCalls) {
+    }
+
+    /**
+     * The {@code reactive} strategy's HTTP client under its {@code WebClient} (docs/strategies.md, "On Reactor Netty").
+     * The other six strategies always use HttpClient 5's classic client.
+     *
+     * @param client {@code httpclient5}: Apache HttpClient 5's async client, its own I/O threads
+     *               ({@code reactive-io-N}) and pool ({@code httpcomponents_httpclient_pool_*} with
+     *               {@code httpclient="downstream-reactive"}); {@code reactor-netty}: Reactor Netty's
+     *               {@code HttpClient}, which runs the calls on Reactor Netty's event loops (under the {@code netty}
+     *               profile the server's own), its pool {@code reactor_netty_connection_provider_*} with
+     *               {@code name="downstream-reactive"}, at most {@code fanout.pool.max-per-route} connections to each
+     *               downstream; {@code fanout.pool.max-total} does not apply to it (default httpclient5). Anything
+     *               else stops the start, naming the valid values
+     * @throws IllegalArgumentException {@code client} neither of them (main-service does not start)
+     */
+    public record Reactive(@DefaultValue(HTTPCLIENT5) String client) {
+
+        /** Apache HttpClient 5's async client (the default). */
+        public static final String HTTPCLIENT5 = "httpclient5";
+        /** Reactor Netty's HttpClient. */
+        public static final String REACTOR_NETTY = "reactor-netty";
+        /** The values {@code fanout.reactive.client} takes, as written (case matters). */
+        public static final List<String> CLIENTS = List.of(HTTPCLIENT5, REACTOR_NETTY);
+
+        public Reactive {
+            if (client == null || !CLIENTS.contains(client)) {   // List.of's contains throws on null
+                throw new IllegalArgumentException("fanout.reactive.client must be " + String.join(" or ", CLIENTS)
+                        + ", was " + client);
+            }
+        }
     }
 }

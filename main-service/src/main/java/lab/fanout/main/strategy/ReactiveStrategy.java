@@ -14,9 +14,10 @@ import reactor.core.publisher.Sinks;
 import org.springframework.stereotype.Component;
 
 /**
- * The calls as {@code WebClient} requests on Apache HttpClient 5's async client, joined with {@code Mono.zip},
- * the request's remaining deadline as {@code Mono.timeout}. No thread waits for a call: the calls' I/O runs on
- * HttpClient's I/O reactor threads (one per core), and the controller releases the request thread while they run
+ * The calls as {@code WebClient} requests on Apache HttpClient 5's async client (or Reactor Netty's client, with
+ * {@code fanout.reactive.client=reactor-netty}), joined with {@code Mono.zip}, the request's remaining deadline as
+ * {@code Mono.timeout}. No thread waits for a call: the calls' I/O runs on HttpClient's I/O reactor threads (one per
+ * core; with Reactor Netty on its event loops), and the controller releases the request thread while they run
  * ({@link AsyncFanoutStrategy}).
  * <p>
  * Siblings: on the first failure {@code Mono.zip} cancels the other calls, which aborts their HTTP exchanges and

@@ -38,7 +38,8 @@ public final class ScriptedDownstreamClient extends DownstreamClient {
             new FanoutProperties.Pool(1, 1, Duration.ofSeconds(1)),
             Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1),
             new FanoutProperties.Breaker(false, Duration.ofSeconds(10), 20, 50, Duration.ofSeconds(2), 50,
-                    Duration.ofSeconds(5), 5));
+                    Duration.ofSeconds(5), 5),
+            new FanoutProperties.Reactive(FanoutProperties.Reactive.HTTPCLIENT5));
 
     /** With its own exchange function, a WebClient builds no connector (and starts no I/O threads). */
     private static final WebClient NO_HTTP = WebClient.builder()

@@ -19,11 +19,18 @@ class PropertiesMetadataTest {
     void fanoutPropertiesHaveDescribedMetadata() throws IOException {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(in).as("spring-configuration-metadata.json on the classpath").isNotNull();
-            JsonNode properties = JsonMapper.builder().build().readTree(in).path("properties");
+            JsonNode metadata = JsonMapper.builder().build().readTree(in);
+            JsonNode properties = metadata.path("properties");
             assertThat(properties.valueStream().map(p -> p.path("name").asString()))
-                    .contains("fanout.deadline", "fanout.pool.max-total", "fanout.downstreams.orders");
+                    .contains("fanout.deadline", "fanout.pool.max-total", "fanout.downstreams.orders",
+                            "fanout.reactive.client");
             assertThat(properties.valueStream().filter(p -> p.path("name").asString().equals("fanout.deadline"))
                     .map(p -> p.path("description").asString())).singleElement().asString().isNotBlank();
+            assertThat(metadata.path("hints").valueStream()
+                    .filter(h -> h.path("name").asString().equals("fanout.reactive.client"))
+                    .flatMap(h -> h.path("values").valueStream()).map(v -> v.path("value").asString()))
+                    .as("the values an IDE offers for fanout.reactive.client")
+                    .containsExactly("httpclient5", "reactor-netty");
         }
     }
 }

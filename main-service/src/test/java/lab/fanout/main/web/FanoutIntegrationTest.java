@@ -18,6 +18,8 @@ import java.util.stream.IntStream;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
 import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
@@ -88,8 +90,12 @@ abstract class FanoutIntegrationTest {
     @Autowired
     PoolingHttpClientConnectionManager downstreamConnectionPool;
 
-    /** The reactive strategy's pool (HttpClient's async client): checked wherever the blocking pool is. */
-    @Autowired
+    /**
+     * The reactive strategy's pool (HttpClient's async client): checked wherever the blocking pool is. Absent with
+     * {@code fanout.reactive.client=reactor-netty}, whose pool is read from its gauges instead
+     * ({@link #reactorNettyConnections}).
+     */
+    @Autowired(required = false)
     PoolingAsyncClientConnectionManager downstreamAsyncConnectionPool;
 
     @DynamicPropertySource
@@ -163,18 +169,34 @@ abstract class FanoutIntegrationTest {
         });
     }
 
-    /** Both pools: the blocking strategies' and the reactive strategy's. */
+    /** Both pools: the blocking strategies' and the reactive strategy's (HttpClient 5's or Reactor Netty's). */
     void assertPoolIdle() {
-        for (var stats : new PoolStats[] {downstreamConnectionPool.getTotalStats(),
-                downstreamAsyncConnectionPool.getTotalStats()}) {
+        PoolStats async = downstreamAsyncConnectionPool == null ? new PoolStats(0, 0, 0, 0)
+                : downstreamAsyncConnectionPool.getTotalStats();
+        for (var stats : new PoolStats[] {downstreamConnectionPool.getTotalStats(), async}) {
             assertThat(stats.getLeased()).as("leased pooled connections").isZero();
             assertThat(stats.getPending()).as("callers waiting for a pooled connection").isZero();
         }
+        assertThat(reactorNettyConnections("active")).as("Reactor Netty's connections in use").isZero();
+        assertThat(reactorNettyConnections("pending")).as("calls waiting for a Reactor Netty connection").isZero();
     }
 
     /** @return connections leased now from both pools */
     int leased() {
-        return downstreamConnectionPool.getTotalStats().getLeased() + downstreamAsyncConnectionPool.getTotalStats().getLeased();
+        return downstreamConnectionPool.getTotalStats().getLeased() + (downstreamAsyncConnectionPool == null
+                ? 0 : downstreamAsyncConnectionPool.getTotalStats().getLeased()) + reactorNettyConnections("active");
+    }
+
+    /**
+     * @param state {@code active} (in use by a call) or {@code pending} (calls waiting for one)
+     * @return the reactive strategy's Reactor Netty connections in that state, over every downstream, from the pool's
+     *         own gauges ({@code reactor_netty_connection_provider_<state>_connections{name="downstream-reactive"}},
+     *         which Reactor Netty registers in Micrometer's global registry); 0 with HttpClient 5's client
+     */
+    static int reactorNettyConnections(String state) {
+        return (int) Metrics.globalRegistry.find("reactor.netty.connection.provider." + state + ".connections")
+                .tag("name", "downstream-reactive").gauges().stream()
+                .mapToDouble(Gauge::value).filter(Double::isFinite).sum();
     }
 
     /**
