@@ -50,7 +50,7 @@ class NettyEventLoopBlockHoundIT extends FanoutIntegrationTest {
      * thread's lease or release bookkeeping (BlockHound's one finding here, {@code StrictConnPool.lease}). And, as
      * Reactor's own integration allows them (reactor-core's {@code ReactorBlockHoundIntegration}), the locks of a
      * timer queue ({@code ScheduledThreadPoolExecutor$DelayedWorkQueue}): a loop that sets or cancels a timer while
-     * another thread does parks for that thread's queue bookkeeping (caught in 2 of 6 runs beside
+     * another thread does parks for that thread's queue bookkeeping (caught in 2 of 8 runs beside
      * {@code stress-ng --cpu 2}, in {@code DelayedWorkQueue.offer} under {@code ScheduledThreadPoolExecutor.schedule},
      * for the virtual-thread executor and the bounded pool; not seen on a quiet machine).
      */
