@@ -27,13 +27,16 @@ import lab.fanout.bench.model.Strategy;
  * @param jvmOptions  main-service's JVM options, a list of option lists, each one value of this axis ({@code []} = the
  *                    JVM's defaults); a single option per value may be written as a plain list. Each value restarts
  *                    main-service
+ * @param ordersJvmOptions orders-service's JVM options in every cell of the block, one list (not an axis): with a
+ *                    fixed heap and {@code -XX:NativeMemoryTracking=summary} each cell restarts all four services and
+ *                    reads orders-service's memory mid-run, what its requests waiting for a db connection hold
  * @param queries     request-level variants: main-service query strings such as {@code width=3&hedgeAfterMs=p95}
  *                    (no restart); empty = none. {@code concurrency} and {@code latencyMs} are knobs of their own
  * @param requests    requests per repetition (as the seed's ab -n); or leave out and give durationSeconds
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
                     List<Integer> poolSizes, List<Integer> dbPools, List<String> ordersStores,
-                    List<List<String>> jvmOptions,
+                    List<List<String>> jvmOptions, List<String> ordersJvmOptions,
                     List<Integer> concurrencies, List<Integer> latenciesMs, List<String> queries,
                     List<Double> ratesPerSecond, Integer requests, Integer durationSeconds,
                     Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds) {
@@ -66,7 +69,8 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                                         for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
                                             for (Strategy s : parsed) {
                                                 cells.add(new Cell(name, s, profile, threads, pool, db.pool(),
-                                                        db.store(), jvm, c, latency, query, rate, requests,
+                                                        db.store(), jvm, ordersJvmOptions, c, latency, query,
+                                                        rate, requests,
                                                         durationSeconds,
                                                         or(warmupSeconds, 5), or(repetitions, 3),
                                                         or(timeoutSeconds, 20)));
@@ -99,6 +103,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                 wrap("jvmOptions", () -> JvmOptions.validated(options));
             });
         }
+        wrap("ordersJvmOptions", () -> JvmOptions.validated(orEmpty(ordersJvmOptions)));
         orEmpty(queries).forEach(q -> require(q != null && QUERY.matcher(q).matches(), "queries",
                 "values must be name=value pairs joined by & (concurrency and latencyMs are knobs of their own), was "
                         + q));
@@ -131,7 +136,9 @@ public record Block(String name, List<String> strategies, List<String> profiles,
 
     /** @return this block for a deployment whose service knobs are fixed: only request-level variants remain */
     public Block forDeployment(String profile) {
-        return copy(List.of(profile), List.of(), List.of(), List.of(), List.of(), ratesPerSecond, repetitions);
+        return new Block(name, strategies, List.of(profile), List.of(), List.of(), List.of(), ordersStores, List.of(),
+                List.of(), concurrencies, latenciesMs, queries, ratesPerSecond, requests, durationSeconds,
+                warmupSeconds, repetitions, timeoutSeconds);
     }
 
     /** @return the service-level knobs this block varies beyond one value, which a fixed deployment cannot */
@@ -151,14 +158,17 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         if (jvmOptions != null && jvmOptions.stream().anyMatch(o -> o != null && !o.isEmpty())) {
             sweeps.add("jvmOptions " + jvmOptions);
         }
+        if (!orEmpty(ordersJvmOptions).isEmpty()) {
+            sweeps.add("ordersJvmOptions " + ordersJvmOptions);
+        }
         return sweeps;
     }
 
     private Block copy(List<String> profiles, List<Integer> tomcatThreads, List<Integer> poolSizes,
                        List<Integer> dbPools, List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
         return new Block(name, strategies, profiles, tomcatThreads, poolSizes, dbPools, ordersStores, jvmOptions,
-                concurrencies, latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds, repetitions,
-                timeoutSeconds);
+                ordersJvmOptions, concurrencies, latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds,
+                repetitions, timeoutSeconds);
     }
 
     /** orders-service's store in a cell: no pool for the memory store, else a pool and its driver. */

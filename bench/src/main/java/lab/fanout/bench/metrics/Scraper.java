@@ -9,6 +9,7 @@ import java.util.OptionalDouble;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import lab.fanout.bench.model.Memory;
@@ -18,7 +19,7 @@ import lab.fanout.bench.system.Http;
 /**
  * Scrapes main-service's {@code /actuator/prometheus} (management port) every second while a run goes on, keeping
  * the peaks; one scrape just before and one just after give the CPU used in between. With orders-service on
- * PostgreSQL ({@link #withOrders}) its db pool's pending peak too (JDBC or R2DBC).
+ * PostgreSQL ({@link #withOrders}) its db pool's pending peak too (JDBC or R2DBC), and on request its memory.
  */
 public final class Scraper {
 
@@ -68,7 +69,7 @@ public final class Scraper {
 
     /** @return a running sampler; {@link Sampling#stop()} ends it */
     public Sampling start() {
-        return new Sampling(null, null);
+        return new Sampling(null, null, null, null);
     }
 
     /**
@@ -77,7 +78,17 @@ public final class Scraper {
      * @return a running sampler; {@link Sampling#stop()} ends it
      */
     public Sampling start(Long pid, Duration snapshotAt) {
-        return new Sampling(pid, snapshotAt);
+        return start(pid, snapshotAt, null, null);
+    }
+
+    /**
+     * As {@link #start(Long, Duration)}, with orders-service's memory read too.
+     *
+     * @param ordersPid        orders-service's process (null: none, or a remote one)
+     * @param ordersSnapshotAt when to take its snapshot after the start; null: none
+     */
+    public Sampling start(Long pid, Duration snapshotAt, Long ordersPid, Duration ordersSnapshotAt) {
+        return new Sampling(pid, snapshotAt, ordersPid, ordersSnapshotAt);
     }
 
     /** @return heap in use now, bytes ({@code jvm_memory_used_bytes{area="heap"}}), or null */
@@ -98,11 +109,12 @@ public final class Scraper {
         private Double peakOsThreads;
         private Double peakDbPending;
         private Memory.Snapshot snapshot;
+        private Memory.Snapshot ordersSnapshot;
         private double usageSum;
         private int usageCount;
         private int scrapes;
 
-        private Sampling(Long pid, Duration snapshotAt) {
+        private Sampling(Long pid, Duration snapshotAt, Long ordersPid, Duration ordersSnapshotAt) {
             this.pid = pid;
             first = scrape().orElse(null);
             record(first);
@@ -113,13 +125,19 @@ public final class Scraper {
                             .ifPresent(v -> recordDbPending(v.getAsDouble()));
                 }
             }, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-            if (pid != null && snapshotAt != null) {
+            snapshotLater(pid, snapshotAt, s -> snapshot = s);
+            snapshotLater(ordersPid, ordersSnapshotAt, s -> ordersSnapshot = s);
+        }
+
+        /** On the timer's thread, one after the other: two snapshots never pause both services at once. */
+        private void snapshotLater(Long processId, Duration at, Consumer<Memory.Snapshot> keep) {
+            if (processId != null && at != null) {
                 timer.schedule(() -> {
-                    Memory.Snapshot s = Footprint.snapshot(pid).orElse(null);
+                    Memory.Snapshot s = Footprint.snapshot(processId).orElse(null);
                     synchronized (this) {
-                        snapshot = s;
+                        keep.accept(s);
                     }
-                }, snapshotAt.toMillis(), TimeUnit.MILLISECONDS);
+                }, at.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
@@ -164,7 +182,7 @@ public final class Scraper {
                 record(last);
                 return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes,
                         increase(last, "fanout_hedges_sent_total"), new Memory(peakRss, peakOsThreads, snapshot),
-                        increase(last, "jvm_threads_virtual_pinned_seconds_count"), peakDbPending);
+                        increase(last, "jvm_threads_virtual_pinned_seconds_count"), peakDbPending, ordersSnapshot);
             }
         }
 

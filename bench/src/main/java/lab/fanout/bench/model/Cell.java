@@ -17,6 +17,8 @@ import java.util.Optional;
  *                        r2dbc-pool), {@code orders.store}; postgres when a db pool comes without one (or ""),
  *                        null without a db pool
  * @param jvmOptions      main-service's JVM options (-D, -X, -XX:); empty = the JVM's defaults
+ * @param ordersJvmOptions orders-service's JVM options, e.g. a fixed heap and Native Memory Tracking to read what a
+ *                        request waiting there for a db connection holds; empty = the JVM's defaults
  * @param concurrency     load driver clients
  * @param latencyMs       downstream latency per call, ms
  * @param query           request-level query parameters of main-service beyond the strategy, e.g.
@@ -28,17 +30,28 @@ import java.util.Optional;
  * @param timeoutSeconds  per-request timeout of the driver, s
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                   Integer dbPool, String ordersStore, List<String> jvmOptions, int concurrency, int latencyMs,
-                   String query, Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds,
-                   int repetitions, int timeoutSeconds) {
+                   Integer dbPool, String ordersStore, List<String> jvmOptions, List<String> ordersJvmOptions,
+                   int concurrency, int latencyMs, String query, Double ratePerSecond, Integer requests,
+                   Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
 
     public static final String JDBC = "postgres";
     public static final String R2DBC = "r2dbc";
 
     public Cell {
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+        ordersJvmOptions = ordersJvmOptions == null ? List.of() : List.copyOf(ordersJvmOptions);
         query = query == null ? "" : query;
         ordersStore = dbPool == null ? null : ordersStore == null || ordersStore.isEmpty() ? JDBC : ordersStore;
+    }
+
+    /** A cell whose orders-service runs with the JVM's default options. */
+    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                Integer dbPool, String ordersStore, List<String> jvmOptions, int concurrency, int latencyMs,
+                String query, Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds,
+                int repetitions, int timeoutSeconds) {
+        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions, List.of(),
+                concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions,
+                timeoutSeconds);
     }
 
     /** A cell on the memory store, or with a db pool on the JDBC store. */
@@ -79,14 +92,16 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
 
     /**
      * @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 db-pool=20 jvm=[-Dx=1] ?width=3}
-     *         (db-pool only on PostgreSQL, followed by {@code r2dbc} on that driver)
+     *         (db-pool only on PostgreSQL, followed by {@code r2dbc} on that driver; {@code orders-jvm=[..]} when
+     *         orders-service has options of its own)
      */
     public String label() {
-        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s", strategy, profile,
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s%s", strategy, profile,
                 concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
                 dbPool == null ? "" : " db-pool=" + dbPool + (R2DBC.equals(ordersStore) ? " r2dbc" : ""),
-                rate(" rate=%.0f/s"),
-                jvm(" jvm="), query.isEmpty() ? "" : " ?" + query);
+                rate(" rate=%.0f/s"), jvm(" jvm="),
+                ordersJvmOptions.isEmpty() ? "" : " orders-jvm=" + ordersJvmOptions,
+                query.isEmpty() ? "" : " ?" + query);
     }
 
     /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-db20-common.parallelism4} */

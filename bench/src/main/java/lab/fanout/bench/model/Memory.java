@@ -16,6 +16,10 @@ import java.util.function.Function;
 public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot) {
 
     public static final Memory NONE = new Memory(null, null, null);
+    /** main-service's snapshot of a repetition, or null. */
+    public static final Function<Repetition, Snapshot> MAIN = r -> r.server().memory().snapshot();
+    /** orders-service's snapshot of a repetition (a block's {@code ordersJvmOptions} with NMT), or null. */
+    public static final Function<Repetition, Snapshot> ORDERS = r -> r.server().ordersMemory();
 
     /**
      * The least-squares slope of memory against requests in flight: KiB per request, what one more request in
@@ -40,17 +44,32 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
      *         a fork with fewer than two concurrencies gives none
      */
     public static List<Double> slopesPerFork(List<CellResult> series) {
+        return slopesPerFork(series, MAIN);
+    }
+
+    /**
+     * As {@link #slopesPerFork(List)}, of the snapshot {@code whose} gives: {@link #MAIN} or {@link #ORDERS}.
+     *
+     * @param whose a repetition's snapshot of one service, or null
+     */
+    public static List<Double> slopesPerFork(List<CellResult> series, Function<Repetition, Snapshot> whose) {
         return series.stream().flatMap(r -> r.repetitions().stream()).map(Repetition::fork).distinct().sorted()
                 .map(fork -> slopeKiB(series.stream().map(r -> {
                     Double live = Stats.median(r.repetitions().stream().filter(p -> p.fork() == fork)
-                            .map(p -> snapshot(p, Snapshot::liveMiB)).toList());
+                            .map(whose).map(s -> s == null ? null : s.liveMiB()).toList());
                     return live == null ? null : new double[] {r.cell().concurrency(), live};
                 }).filter(Objects::nonNull).toList())).filter(Objects::nonNull).toList();
     }
 
     /** @return a figure of a repetition's mid-run snapshot (MiB, or a count), or null without a snapshot */
     public static Double snapshot(Repetition r, Function<Snapshot, Double> figure) {
-        Snapshot s = r.server().memory().snapshot();
+        return snapshot(r, MAIN, figure);
+    }
+
+    /** @return a figure of {@code whose} snapshot of the repetition ({@link #MAIN}, {@link #ORDERS}), or null */
+    public static Double snapshot(Repetition r, Function<Repetition, Snapshot> whose,
+                                  Function<Snapshot, Double> figure) {
+        Snapshot s = whose.apply(r);
         return s == null ? null : figure.apply(s);
     }
 

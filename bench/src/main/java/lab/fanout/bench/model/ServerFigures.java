@@ -23,10 +23,20 @@ package lab.fanout.bench.model;
  *                            {@code hikaricp_connections_pending} (JDBC) or r2dbc-pool's
  *                            {@code r2dbc_pool_pending_connections} scraped with main-service's figures; null with the
  *                            memory store
+ * @param ordersMemory        orders-service's mid-run snapshot (heap after GC, stacks, virtual threads), taken when it
+ *                            runs with Native Memory Tracking (a block's {@code ordersJvmOptions}); else null
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
                             Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
-                            Double pinned, Double peakDbPending) {
+                            Double pinned, Double peakDbPending, Memory.Snapshot ordersMemory) {
+
+    /** Figures of a run without orders-service's memory. */
+    public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                         Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
+                         Double pinned, Double peakDbPending) {
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, hedgesSent,
+                memory, pinned, peakDbPending, null);
+    }
 
     /** Figures of a run on the memory store. */
     public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,

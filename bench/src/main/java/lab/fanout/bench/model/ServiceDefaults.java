@@ -46,10 +46,12 @@ public final class ServiceDefaults {
     /** The profiles of presets that do not name theirs: Tomcat's two (netty joins them with its measurements). */
     public static final List<String> TOMCAT_PROFILES = List.of("virtual", "platform");
     public static final String MAIN = "main-service";
+    /** The downstream with a database (its PostgreSQL store), whose memory a database cell may read. */
+    public static final String ORDERS = "orders-service";
     /** The downstreams main-service calls, in the order reports show them. */
-    public static final List<String> DOWNSTREAMS = List.of("orders-service", "products-service", "accounts-service");
+    public static final List<String> DOWNSTREAMS = List.of(ORDERS, "products-service", "accounts-service");
     /** Start order; stop order reversed: main-service stops first, so its in-flight calls can finish. */
-    public static final List<String> SERVICES = List.of("accounts-service", "orders-service", "products-service", MAIN);
+    public static final List<String> SERVICES = List.of("accounts-service", ORDERS, "products-service", MAIN);
     /** Each service's {@code server.port} (their application.yml): the seed demo's ports, which its ab lines use. */
     public static final Map<String, Integer> PORTS = Map.of(
             "accounts-service", 8081, "orders-service", 8082, "products-service", 8083, MAIN, 2222);

@@ -140,6 +140,13 @@ public final class ResultsCsv {
         col("virtual_threads_pinned", r -> r.rep.server().pinned());
         // false: main-service spent under 80 % of the query's cpuMs (CellResult.cpuSpent); ./lab compare skips it
         col("cpu_spent", r -> r.cell.cpuSpent());
+        // orders-service's memory (issue 39: what a request waiting for a db connection holds), when its JVM options
+        // carry Native Memory Tracking: the same snapshot as main-service's above
+        col("orders_jvm_options", r -> String.join(" ", r.cell.cell().ordersJvmOptions()));
+        col("orders_heap_after_gc_mib", r -> ordersSnapshot(r, Memory.Snapshot::heapAfterGcMiB));
+        col("orders_thread_stacks_committed_mib", r -> ordersSnapshot(r, Memory.Snapshot::stackCommittedMiB));
+        col("orders_thread_stacks_reserved_mib", r -> ordersSnapshot(r, Memory.Snapshot::stackReservedMiB));
+        col("orders_live_virtual_threads", r -> ordersSnapshot(r, Memory.Snapshot::virtualThreads));
     }
 
     public static List<String> header() {
@@ -217,8 +224,7 @@ public final class ResultsCsv {
     private static CellResult cell(Path result, List<CSVRecord> rows) {
         CSVRecord r = rows.getFirst();
         try {
-            List<String> options = text(r, "jvm_options").isEmpty() ? List.of()
-                    : List.of(text(r, "jvm_options").split(" "));
+            List<String> options = options(r, "jvm_options");
             Integer threads = whole(r, "tomcat_threads_max");   // empty on Reactor Netty
             int pool = integer(r, "pool_max_total");
             int latency = integer(r, "latency_ms");
@@ -232,7 +238,8 @@ public final class ResultsCsv {
             Double rate = number(r, "offered_rate_req_per_s");
             long forks = rows.stream().map(row -> text(row, "fork")).distinct().count();
             Cell cell = new Cell(r.get("block"), Strategy.parse(r.get("strategy")), r.get("profile"), threads, pool,
-                    dbPool, text(r, "orders_store"), options, integer(r, "concurrency"), latency, text(r, "query"),
+                    dbPool, text(r, "orders_store"), options, options(r, "orders_jvm_options"),
+                    integer(r, "concurrency"), latency, text(r, "query"),
                     rate,
                     whole(r, "requests"), null, integer(r, "warmup_s"), (int) (rows.size() / forks),
                     integer(r, "timeout_s"));
@@ -267,17 +274,28 @@ public final class ResultsCsv {
                 errors, number(r, "window_s"), percentiles(number(r, "p50_ms"), number(r, "p90_ms"),
                 number(r, "p99_ms"), number(r, "p99_9_ms"), number(r, "max_ms")), open ? cell.ratePerSecond() : null,
                 open ? percentiles(number(r, "sent_p50_ms"), null, number(r, "sent_p99_ms"), null, null) : null);
-        Memory.Snapshot snapshot = number(r, "heap_after_gc_mib") == null ? null : new Memory.Snapshot(
-                number(r, "heap_after_gc_mib"), number(r, "thread_stacks_reserved_mib"),
-                number(r, "thread_stacks_committed_mib"), number(r, "live_virtual_threads"));
+        Memory.Snapshot snapshot = snapshot(r, "");
+        Memory.Snapshot orders = snapshot(r, "orders_");
         ServerFigures server = new ServerFigures(number(r, "peak_platform_threads"),
                 number(r, "peak_virtual_threads_mounted_queued"), number(r, "peak_pool_leased"),
                 number(r, "peak_pool_pending"), number(r, "main_cpu_s"), 0, number(r, "hedges_sent"),
                 new Memory(number(r, "rss_peak_mib"), number(r, "os_threads_peak"), snapshot),
-                number(r, "virtual_threads_pinned"), number(r, "db_pending_peak"));
+                number(r, "virtual_threads_pinned"), number(r, "db_pending_peak"), orders);
         return new Repetition(integer(r, "repetition"), load, run, server, number(r, "machine_cpu_busy_pct"),
                 number(r, "others_cpu_pct"), cpuSeconds(r, answered), fork(r),
                 !text(r, "warmup_settled").equals("false"));
+    }
+
+    /** @return a service's memory snapshot from the columns named {@code prefix + heap_after_gc_mib} etc., or null */
+    private static Memory.Snapshot snapshot(CSVRecord r, String prefix) {
+        Double heap = number(r, prefix + "heap_after_gc_mib");
+        return heap == null ? null : new Memory.Snapshot(heap, number(r, prefix + "thread_stacks_reserved_mib"),
+                number(r, prefix + "thread_stacks_committed_mib"), number(r, prefix + "live_virtual_threads"));
+    }
+
+    /** @return a column of JVM options split at the spaces they were joined with; empty when none (or no column) */
+    private static List<String> options(CSVRecord r, String column) {
+        return text(r, column).isEmpty() ? List.of() : List.of(text(r, column).split(" "));
     }
 
     /** @return role to CPU seconds: its CPU ms per answer × {@code answered}; the harness's as written */
@@ -349,6 +367,11 @@ public final class ResultsCsv {
 
     private static Double snapshot(Row r, Function<Memory.Snapshot, Double> figure) {
         Memory.Snapshot s = r.rep.server().memory().snapshot();
+        return s == null ? null : figure.apply(s);
+    }
+
+    private static Double ordersSnapshot(Row r, Function<Memory.Snapshot, Double> figure) {
+        Memory.Snapshot s = r.rep.server().ordersMemory();
         return s == null ? null : figure.apply(s);
     }
 

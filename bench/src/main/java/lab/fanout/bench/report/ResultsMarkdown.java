@@ -79,6 +79,21 @@ public final class ResultsMarkdown {
                     + snapshot(r, Memory.Snapshot::stackReservedMiB, 0) + " · "
                     + snapshot(r, Memory.Snapshot::virtualThreads, 0));
 
+    /** The same snapshot of orders-service, for cells whose orders-service runs with it (ordersJvmOptions). */
+    private static final Column ORDERS_SNAPSHOT = new Column("orders-service: heap after GC · stacks committed (MiB)"
+            + " · live virtual threads", r -> est(r, p -> Memory.snapshot(p, Memory.ORDERS,
+                    Memory.Snapshot::heapAfterGcMiB), 1) + " · " + est(r, p -> Memory.snapshot(p, Memory.ORDERS,
+                    Memory.Snapshot::stackCommittedMiB), 1) + " · " + est(r, p -> Memory.snapshot(p, Memory.ORDERS,
+                    Memory.Snapshot::virtualThreads), 0));
+
+    private static final String MAIN_SLOPES = "Memory per request in flight: the least-squares slope of heap after GC"
+            + " + committed thread stacks against the clients (each holds one request in flight), the JVM's fixed"
+            + " memory left out; one slope per start of the services, their median (interval · coverage):";
+    private static final String ORDERS_SLOPES = "Memory per request in orders-service: the same slope of"
+            + " orders-service's heap after GC + committed stacks against the clients (each has its orders call"
+            + " there, all but the db pool's connections' worth of them waiting for one), per start of the"
+            + " services, their median (interval · coverage):";
+
     /** Micrometer's count of virtual threads pinned for 20 ms or more, for cells that ask for pinning. */
     private static final Column PINNED = new Column("Virtual threads pinned · per request", r -> est(r,
             p -> p.server().pinned(), 0) + " · " + est(r, p -> p.server().pinned() == null || p.run().answered() == 0
@@ -155,6 +170,18 @@ public final class ResultsMarkdown {
                 .append(" s warm-up runs (not measured) until main-service's JIT has settled\n");
         md.append("Cores                : ").append(first.deployment().cores())
                 .append(" (main-service's availableProcessors)\n```\n");
+        List<Column> columns = columns(cells, varying);
+        cells.stream()
+                .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
+                .forEach((profile, rows) -> table(md, profile, rows, columns));
+        memorySlopes(md, cells, Memory.MAIN, MAIN_SLOPES);
+        memorySlopes(md, cells, Memory.ORDERS, ORDERS_SLOPES);
+        charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
+        md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
+    }
+
+    /** @return the table's columns: strategy, the knobs that vary, the tail's, the figures, the snapshots' */
+    private static List<Column> columns(List<CellResult> cells, List<Knob> varying) {
         List<Column> columns = new ArrayList<>(List.of(
                 new Column(STRATEGY, r -> r.cell().strategy().toString()),
                 new Column("Executor", r -> r.cell().strategy().executorLabel())));
@@ -166,15 +193,14 @@ public final class ResultsMarkdown {
         if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
             columns.add(SNAPSHOT);
         }
+        if (cells.stream().anyMatch(r -> r.median(p -> Memory.snapshot(p, Memory.ORDERS,
+                Memory.Snapshot::liveMiB)) != null)) {
+            columns.add(ORDERS_SNAPSHOT);
+        }
         if (cells.stream().anyMatch(r -> r.cell().query().contains("pinning="))) {
             columns.add(PINNED);
         }
-        cells.stream()
-                .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
-                .forEach((profile, rows) -> table(md, profile, rows, columns));
-        memorySlopes(md, cells);
-        charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
-        md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
+        return columns;
     }
 
     private static String snapshot(CellResult r, Function<Memory.Snapshot, Double> figure, int decimals) {
@@ -197,26 +223,27 @@ public final class ResultsMarkdown {
     }
 
     /**
-     * Per strategy and profile with snapshots at two or more concurrencies: KiB per request in flight, the median of
-     * the forks' slopes with its interval (one slope per start of the services).
+     * Per strategy and profile (and driver, on PostgreSQL) with {@code whose} snapshots at two or more concurrencies:
+     * KiB per request, the median of the forks' slopes with its interval (one slope per start of the services).
      */
-    private static void memorySlopes(StringBuilder md, List<CellResult> cells) {
-        Map<String, List<CellResult>> series = cells.stream().filter(r -> r.liveMiB() != null && r.cell()
-                .ratePerSecond() == null).collect(Collectors.groupingBy(r -> r.cell().strategy().shortName() + " / "
-                + r.deployment().profile(), LinkedHashMap::new, Collectors.toList()));
+    private static void memorySlopes(StringBuilder md, List<CellResult> cells, Function<Repetition, Memory.Snapshot>
+            whose, String heading) {
+        Map<String, List<CellResult>> series = cells.stream().filter(r -> r.median(p -> Memory.snapshot(p, whose,
+                Memory.Snapshot::liveMiB)) != null && r.cell().ratePerSecond() == null).collect(Collectors.groupingBy(
+                r -> r.cell().strategy().shortName() + " / " + r.deployment().profile()
+                        + (r.cell().dbPool() == null ? "" : " / db pool " + r.cell().dbPool() + " "
+                                + r.cell().ordersStore()),
+                LinkedHashMap::new, Collectors.toList()));
         List<String> lines = new ArrayList<>();
         series.forEach((name, rows) -> {
-            Stats.Estimate slope = Stats.interval(Memory.slopesPerFork(rows));
+            Stats.Estimate slope = Stats.interval(Memory.slopesPerFork(rows, whose));
             if (slope.n() > 0) {
                 lines.add("- " + name + ": " + Fmt.estimate(slope, 1) + " KiB per request in flight (" + rows.size()
                         + " concurrencies, " + slope.n() + (slope.n() == 1 ? " fork)" : " forks)"));
             }
         });
         if (!lines.isEmpty()) {
-            md.append("\nMemory per request in flight: the least-squares slope of heap after GC + committed thread"
-                    + " stacks against the clients (each holds one request in flight), the JVM's fixed memory left"
-                    + " out; one slope per start of the services, their median (interval · coverage):\n\n")
-                    .append(String.join("\n", lines)).append('\n');
+            md.append("\n").append(heading).append("\n\n").append(String.join("\n", lines)).append('\n');
         }
     }
 

@@ -152,8 +152,8 @@ public final class BenchRunner {
             // sized from the run just before, so a rate still rising after the warm-up does not shrink every run
             Load load = new Load(warmup.url(), cell.concurrency(), requests(cell, last), null, cell.ratePerSecond(),
                     cell.timeoutSeconds());
-            Repetition rep = measure(new Run(r, fork, warmed.settled(), snapshotAt(d, load, last)), load, scraper,
-                    drive);
+            Repetition rep = measure(new Run(r, fork, warmed.settled(), snapshotAt(d.jvm().options(), load, last),
+                    snapshotAt(cell.ordersJvmOptions(), load, last)), load, scraper, drive);
             if (rep == null) {
                 return null;
             }
@@ -177,16 +177,20 @@ public final class BenchRunner {
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));
     }
 
-    /** Which repetition of which fork, after a warm-up that settled or not; when to read the memory, or null. */
-    private record Run(int index, int fork, boolean warmupSettled, Duration snapshotAt) {
+    /**
+     * Which repetition of which fork, after a warm-up that settled or not; when to read main-service's and
+     * orders-service's memory, each null for never.
+     */
+    private record Run(int index, int fork, boolean warmupSettled, Duration snapshotAt, Duration ordersSnapshotAt) {
     }
 
     /**
-     * @return half-way through the run ahead, judged from the run before, when main-service runs with Native Memory
+     * @param jvmOptions a service's JVM options
+     * @return half-way through the run ahead, judged from the run before, when that service runs with Native Memory
      *         Tracking ({@link Footprint#NMT}); else null: no memory snapshot, whose full GC would cost the run
      */
-    static Duration snapshotAt(Deployment d, Load load, DriverRun before) {
-        if (!d.jvm().options().contains(Footprint.NMT) || before.answeredPerSecond() <= 0) {
+    static Duration snapshotAt(List<String> jvmOptions, Load load, DriverRun before) {
+        if (!jvmOptions.contains(Footprint.NMT) || before.answeredPerSecond() <= 0) {
             return null;
         }
         double seconds = load.requests() != null ? load.requests() / before.answeredPerSecond()
@@ -197,7 +201,8 @@ public final class BenchRunner {
     /** One repetition with main-service scraped and every process's CPU read around it; null when cancelled. */
     private Repetition measure(Run which, Load load, Scraper scraper, Warmup.Drive drive) throws InterruptedException {
         MachineCpu before = MachineCpu.now(target.servicePids());
-        Scraper.Sampling sampling = scraper.start(target.servicePids().get(ServiceDefaults.MAIN), which.snapshotAt());
+        Scraper.Sampling sampling = scraper.start(target.servicePids().get(ServiceDefaults.MAIN), which.snapshotAt(),
+                target.servicePids().get(ServiceDefaults.ORDERS), which.ordersSnapshotAt());
         DriverRun run = drive.run(load, "-rep" + which.index());
         ServerFigures server = sampling.stop();
         MachineCpu after = MachineCpu.now(target.servicePids());

@@ -19,8 +19,8 @@ import lab.fanout.bench.system.ServiceInfo;
 
 /**
  * The four services on free ports, started by the harness and stopped at the end: main-service restarts when its
- * knobs change or the cell reads its memory, all four when the latency (the downstreams' configured default) or the
- * db pool does. A cell with a
+ * knobs change or the cell reads its memory, all four when the latency (the downstreams' configured default), the
+ * db pool or orders-service's JVM options do, or the cell reads orders-service's memory. A cell with a
  * db pool runs orders-service on its PostgreSQL store, an embedded server whose data lives in {@code orders-db} beside
  * the logs until orders-service stops (docs/orders-store.md).
  */
@@ -51,7 +51,8 @@ public final class LocalTarget implements Target {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
         return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
-                .withMainJvmArgs(jvm).withDownstreamProperties(ordersStore(base, cell));
+                .withMainJvmArgs(jvm).withOrdersJvmArgs(cell.ordersJvmOptions())
+                .withDownstreamProperties(ordersStore(base, cell));
     }
 
     /**
@@ -73,6 +74,8 @@ public final class LocalTarget implements Target {
         LaunchSpec spec = spec(base, cell);
         if (system == null) {
             system = LocalSystem.start(spec);
+        } else if (system.spec().equals(spec) && measuresOrdersMemory(spec)) {
+            system.restartAll();
         } else if (system.spec().equals(spec) && measuresMemory(spec)) {
             system.restartMain();
         } else {
@@ -128,18 +131,24 @@ public final class LocalTarget implements Target {
 
     /**
      * @return 1 when main-service (or all four: latency, db pool) must (re)start between the two cells, else 0; a
-     *         cell that reads main-service's memory ({@link Footprint#NMT}) always gets a new main-service, because
+     *         cell that reads main-service's memory ({@link Footprint#NMT}) always gets a new main-service (one that
+     *         reads orders-service's, all four new ones), because
      *         heap after GC holds what earlier cells left: Tomcat's cached processors and socket buffers, worker
      *         threads not yet idle for 60 s, JFR's record of every thread it saw (at 100 clients after a 3,000-client
      *         cell: 290 MiB live, 1,547 Http11Processors, 97,365 RecordedThreads; 58 MiB, 101 and 6,150 in a new JVM)
      */
     static int restarts(LaunchSpec base, Cell previous, Cell next) {
         LaunchSpec spec = spec(base, next);
-        return previous == null || !spec(base, previous).equals(spec) || measuresMemory(spec) ? 1 : 0;
+        return previous == null || !spec(base, previous).equals(spec) || measuresMemory(spec)
+                || measuresOrdersMemory(spec) ? 1 : 0;
     }
 
     private static boolean measuresMemory(LaunchSpec spec) {
         return spec.mainJvmArgs().contains(Footprint.NMT);
+    }
+
+    private static boolean measuresOrdersMemory(LaunchSpec spec) {
+        return spec.ordersJvmArgs().contains(Footprint.NMT);
     }
 
     @Override

@@ -105,10 +105,15 @@ public final class UpTarget implements Target {
 
     /**
      * @param upDbPool the JDBC pool of ./lab up's orders-service, null for its memory store
-     * @return why ./lab up's orders-service cannot serve {@code cell}: a cell with a db pool always needs the
-     *         harness's own (its connection timeout and data directory), a memory-store cell one on that store
+     * @return why ./lab up's orders-service cannot serve {@code cell}: a cell with a db pool or JVM options of
+     *         orders-service always needs the harness's own (its connection timeout and data directory, or the
+     *         options), a memory-store cell one on that store
      */
     static Optional<String> dbMismatch(Cell cell, Integer upDbPool) {
+        if (!cell.ordersJvmOptions().isEmpty()) {
+            return Optional.of("orders-service with JVM options " + cell.ordersJvmOptions()
+                    + " (the harness starts it with them)");
+        }
         if (cell.dbPool() != null) {
             return Optional.of("orders-service on PostgreSQL with a " + (Cell.R2DBC.equals(cell.ordersStore())
                     ? "R2DBC" : "JDBC") + " pool of " + cell.dbPool()

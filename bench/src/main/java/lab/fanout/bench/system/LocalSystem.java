@@ -18,6 +18,7 @@ import lab.fanout.bench.model.ServiceDefaults;
 
 import static lab.fanout.bench.model.ServiceDefaults.DOWNSTREAMS;
 import static lab.fanout.bench.model.ServiceDefaults.MAIN;
+import static lab.fanout.bench.model.ServiceDefaults.ORDERS;
 import static lab.fanout.bench.model.ServiceDefaults.SERVICES;
 
 /**
@@ -51,13 +52,14 @@ public final class LocalSystem implements AutoCloseable {
      * @param extraJvmArgs  JVM options for all four, e.g. {@code -Xmx512m}
      * @param mainJvmArgs   JVM options for main-service alone, after {@code extraJvmArgs} so they win
      *                      ({@link JvmOptions#validated}); changing them restarts main-service only
+     * @param ordersJvmArgs JVM options for orders-service alone, after {@code extraJvmArgs}; changing them restarts
+     *                      all four
      * @param aot           USE: the extracted jars with their AOT caches, trained first when missing; OFF: the jars
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
                              Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
-                             List<String> mainJvmArgs, AotCache.Mode aot) {
-
+                             List<String> mainJvmArgs, List<String> ordersJvmArgs, AotCache.Mode aot) {
 
         public LaunchSpec {
             Objects.requireNonNull(repoRoot, "repoRoot");
@@ -76,6 +78,16 @@ public final class LocalSystem implements AutoCloseable {
             extraDownstreamProperties = Map.copyOf(extraDownstreamProperties);
             extraJvmArgs = List.copyOf(extraJvmArgs);
             mainJvmArgs = JvmOptions.validated(mainJvmArgs == null ? List.of() : mainJvmArgs);
+            ordersJvmArgs = JvmOptions.validated(ordersJvmArgs == null ? List.of() : ordersJvmArgs);
+        }
+
+        /** With orders-service on the JVM's defaults. */
+        public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
+                          boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
+                          Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
+                          List<String> mainJvmArgs, AotCache.Mode aot) {
+            this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
+                    extraDownstreamProperties, extraJvmArgs, mainJvmArgs, List.of(), aot);
         }
 
         /** Without JVM options of main-service's own, without an AOT cache. */
@@ -94,24 +106,30 @@ public final class LocalSystem implements AutoCloseable {
 
         public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
         }
 
         /** @param options main-service's JVM options, replacing any before, e.g. {@code -Dx=1} */
         public LaunchSpec withMainJvmArgs(List<String> options) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, ordersJvmArgs, aot);
+        }
+
+        /** @param options orders-service's JVM options, replacing any before, e.g. {@code -Xmx512m} */
+        public LaunchSpec withOrdersJvmArgs(List<String> options) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, options, aot);
         }
 
         public LaunchSpec withFreePorts(boolean free, Path logs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
         }
 
         /** @param properties the downstreams' Spring properties, replacing any before, e.g. orders-service's store */
         public LaunchSpec withDownstreamProperties(Map<String, String> properties) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, aot);
+                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
         }
 
         /** @param properties Spring properties for all four services, added to those before, e.g. the tracing knobs */
@@ -121,19 +139,20 @@ public final class LocalSystem implements AutoCloseable {
             Map<String, String> downstream = new LinkedHashMap<>(extraDownstreamProperties);
             downstream.putAll(properties);
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, main,
-                    downstream, extraJvmArgs, mainJvmArgs, aot);
+                    downstream, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
         }
 
         public LaunchSpec withAot(AotCache.Mode mode) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, mode);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, mode);
         }
 
         /** @return whether the downstreams started for {@code this} serve {@code other} unchanged */
         boolean sameDownstreams(LaunchSpec other) {
             return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
                     && extraDownstreamProperties.equals(other.extraDownstreamProperties)
-                    && extraJvmArgs.equals(other.extraJvmArgs) && repoRoot.equals(other.repoRoot) && aot == other.aot;
+                    && extraJvmArgs.equals(other.extraJvmArgs) && ordersJvmArgs.equals(other.ordersJvmArgs)
+                    && repoRoot.equals(other.repoRoot) && aot == other.aot;
         }
 
         /** @return {@code --name=value} per property set; unset knobs are left out */
@@ -238,8 +257,17 @@ public final class LocalSystem implements AutoCloseable {
 
     /** Stops main-service and starts it again as it was: a new JVM, the downstreams kept. */
     public synchronized void restartMain() {
-        stop(List.of(MAIN));
-        launch(List.of(MAIN), true);
+        restart(List.of(MAIN));
+    }
+
+    /** Stops all four and starts them again as they were (on the same ports): new JVMs. */
+    public synchronized void restartAll() {
+        restart(SERVICES);
+    }
+
+    private void restart(List<String> services) {
+        stop(services);
+        launch(services, true);
     }
 
     public LaunchSpec spec() {
@@ -336,6 +364,9 @@ public final class LocalSystem implements AutoCloseable {
         command.addAll(spec.extraJvmArgs());
         if (service.equals(MAIN)) {
             command.addAll(spec.mainJvmArgs());
+        }
+        if (service.equals(ORDERS)) {
+            command.addAll(spec.ordersJvmArgs());
         }
         if (spec.aot() == AotCache.Mode.OFF) {
             command.addAll(List.of("-jar", jar(spec.repoRoot(), service).toString()));

@@ -173,8 +173,10 @@ class MatrixFileTest {
      */
     @Test
     void databasePresetCrossesTheDbPoolAndDriverWithStrategiesAndProfiles() {
-        List<Cell> db = MatrixFile.preset("database").cells();
-        assertThat(db).hasSize(48).allMatch(c -> c.latencyMs() == 200 && c.concurrency() == 60 && c.poolSize() == 120);
+        List<Cell> all = MatrixFile.preset("database").cells();
+        List<Cell> db = all.stream().filter(c -> c.block().equals("database")).toList();
+        assertThat(db).hasSize(48).allMatch(c -> c.latencyMs() == 200 && c.concurrency() == 60 && c.poolSize() == 120
+                && c.ordersJvmOptions().isEmpty());
         assertThat(db).extracting(Cell::dbPool).containsOnly(5, 20, 100);
         assertThat(db).extracting(Cell::profile).containsOnly("virtual", "platform");
         // the db pool and driver change least often: the downstreams restart 5 times, main-service at each profile
@@ -182,6 +184,27 @@ class MatrixFileTest {
         assertThat(db.subList(8, 16)).allMatch(c -> c.dbPool() == 5 && c.ordersStore().equals("r2dbc"));
         assertThat(db.getFirst().label()).contains(" db-pool=5");
         assertThat(db.getFirst().id(1)).contains("-db5");
+        // what a waiting request holds in orders-service: a fixed heap and NMT there, all but 20 of c waiting
+        List<Cell> memory = all.stream().filter(c -> c.block().equals("database-memory")).toList();
+        assertThat(memory).extracting(c -> c.ordersStore() + " " + c.concurrency()).containsExactly("postgres 50",
+                "postgres 200", "postgres 400", "r2dbc 50", "r2dbc 200", "r2dbc 400");
+        assertThat(memory).allMatch(c -> c.dbPool() == 20 && c.jvmOptions().isEmpty() && c.ordersJvmOptions()
+                .equals(List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary")));
+    }
+
+    /** orders-service's JVM options: one list for every cell of the block, validated as main-service's are. */
+    @Test
+    void ordersJvmOptionsGoToEveryCellOfTheBlock() {
+        String block = "blocks:\n  - name: b\n    strategies: [scope]\n    profiles: [virtual]\n"
+                + "    concurrencies: [10, 20]\n    latenciesMs: [50]\n    requests: 20\n    dbPools: [2]\n";
+        String nmt = "    ordersJvmOptions: [-Xms1g, -Xmx1g, -XX:NativeMemoryTracking=summary]\n";
+        assertThat(MatrixFile.yaml("t", block + nmt, "t.yaml").cells()).hasSize(2)
+                .allMatch(c -> c.jvmOptions().isEmpty() && c.ordersJvmOptions().equals(List.of("-Xms1g", "-Xmx1g",
+                                "-XX:NativeMemoryTracking=summary"))
+                        && c.label().endsWith("orders-jvm=[-Xms1g, -Xmx1g, -XX:NativeMemoryTracking=summary]"));
+        assertThat(MatrixFile.yaml("t", block, "t.yaml").cells()).allMatch(c -> c.ordersJvmOptions().isEmpty());
+        assertThatThrownBy(() -> MatrixFile.yaml("t", block + "    ordersJvmOptions: [Xmx1g]\n", "t.yaml"))
+                .hasMessageContaining("block 'b': ordersJvmOptions: 'Xmx1g' is not a JVM option");
     }
 
     @Test

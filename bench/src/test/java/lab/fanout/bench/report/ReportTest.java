@@ -85,6 +85,50 @@ class ReportTest {
                         + " (2 concurrencies, 3 forks)");
     }
 
+    /**
+     * Issue 39: what a request waiting for a db connection holds in orders-service, per driver: its own column and
+     * slope, apart from main-service's (which took no snapshot here), and the same after a trip through results.csv.
+     */
+    @Test
+    void ordersServicesSnapshotsGiveTheirOwnColumnAndSlopePerDriver(@TempDir Path dir) {
+        // orders-service grows 30 KiB per client on JDBC, 6 on R2DBC, from 80 MiB; 12 live virtual threads per 10
+        List<CellResult> cells = List.of("postgres", "r2dbc").stream().flatMap(store -> List.of(50, 400).stream()
+                .map(c -> ordersMemory(c, store, new Memory.Snapshot(80 + c * (store.equals("postgres") ? 30 : 6)
+                        / 1024.0, 20, 2, store.equals("postgres") ? 1.2 * c : 0.0)))).toList();
+        String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
+        assertThat(md).contains("Memory per request in orders-service:")
+                .contains("- virtualThreadPerTask / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request in"
+                        + " flight (2 concurrencies, 1 fork)")
+                .contains("- virtualThreadPerTask / virtual / db pool 20 r2dbc: 6.0 (n=1) KiB per request")
+                .contains("| orders-service: heap after GC · stacks committed (MiB) · live virtual threads |")
+                .contains("| 91.7 (n=1) · 2.0 (n=1) · 480 (n=1) |").contains("| 80.3 (n=1) · 2.0 (n=1) · 0 (n=1) |")
+                // main-service read no memory: neither its column nor its slope
+                .doesNotContain("| Heap after GC ·").doesNotContain("Memory per request in flight:");
+        assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
+                .doesNotContain("orders-service: heap after GC").doesNotContain("in orders-service:");
+        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
+        cells.forEach(csv::append);
+        List<CellResult> read = ResultsCsv.read(dir);
+        assertThat(read).extracting(r -> r.cell().ordersJvmOptions()).allMatch(o -> o.equals(ORDERS_NMT));
+        assertThat(ResultsMarkdown.render("t", List.of(), read, Map.of(), false))
+                .contains("- virtualThreadPerTask / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request");
+    }
+
+    private static final List<String> ORDERS_NMT = List.of("-Xmx1g", "-XX:NativeMemoryTracking=summary");
+
+    /** A database-memory cell: c clients on a db pool of 20 through {@code store}, orders-service's snapshot. */
+    static CellResult ordersMemory(int c, String store, Memory.Snapshot orders) {
+        CellResult r = result(c, 100, 95, 100);
+        Cell cell = new Cell("database-memory", r.cell().strategy(), "virtual", 10, 100, 20, store, List.of(),
+                ORDERS_NMT, c, 200, "", null, 1000, null, 3, 1, 20);
+        Repetition p = r.repetitions().getFirst();
+        Repetition rep = new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null, 0.5, 4,
+                null, Memory.NONE, null, 350.0, orders), 97.0, null, Map.<String, Double>of());
+        return new CellResult(c + (store.equals("r2dbc") ? 1000 : 0), cell, r.deployment().withDbPool(20),
+                r.littlesLaw(), List.of(rep),
+                r.heapAfterBytes(), r.command());
+    }
+
     /** A footprint cell at {@code c} clients: one repetition per entry, in that fork, with that memory. */
     static CellResult footprint(int c, List<Map.Entry<Integer, Memory>> forkAndMemory) {
         CellResult r = result(c, 100, 480, 500);

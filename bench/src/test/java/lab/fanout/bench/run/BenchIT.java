@@ -124,6 +124,7 @@ class BenchIT {
      * through JDBC (HikariCP) and through R2DBC (r2dbc-pool) alike (issue 39, the driver axis). On code without the
      * dbPools axis the matrix is refused (unknown key), and without the db-pool ceiling the bound reads "clients";
      * without the ordersStores axis the key is refused, and a harness that started JDBC for it fails the driver check.
+     * With orders-service's JVM options (NMT) its memory is read mid-run: without that, the orders columns are empty.
      */
     @Test
     void aTwoConnectionDbPoolBindsTheThroughputOnEitherDriver(@TempDir Path tmp) throws Exception {
@@ -137,7 +138,8 @@ class BenchIT {
                     repetitions: 1
                 """;
         Path matrix = Files.writeString(tmp.resolve("db.yaml"), "blocks:\n  - name: memory\n" + block
-                + "  - name: db\n" + block + "    dbPools: [2]\n    ordersStores: [postgres, r2dbc]\n");
+                + "  - name: db\n" + block + "    dbPools: [2]\n    ordersStores: [postgres, r2dbc]\n"
+                + "    ordersJvmOptions: [-Xms256m, -Xmx256m, -XX:NativeMemoryTracking=summary]\n");
         Path out = tmp.resolve("out");
         List<CSVRecord> rows = bench(matrix, out, 4);
         assertThat(rows).extracting(r -> r.get("block") + " " + r.get("orders_store"))
@@ -159,7 +161,17 @@ class BenchIT {
             // 10 clients, 2 connections: most requests wait in the pool's queue, which the harness scraped
             assertThat(db.get("db_pending_peak")).as(driver + ": db_pending_peak scraped").isNotEmpty();
             assertThat(Double.parseDouble(db.get("db_pending_peak"))).as(driver).isGreaterThanOrEqualTo(3);
+            // orders-service's memory read mid-run (its NMT), main-service's not (no NMT, so no full GC paid there)
+            assertThat(db.get("orders_heap_after_gc_mib")).as(driver + ": orders-service's snapshot").isNotEmpty();
+            assertThat(db.get("heap_after_gc_mib")).as(driver + ": main-service's snapshot").isEmpty();
         }
+        assertThat(memory.get("orders_heap_after_gc_mib")).isEmpty();
+        // what a waiting request holds: through JDBC a parked virtual request thread each (~9 of the 10 clients' calls
+        // are in orders-service, 8 of them waiting), through R2DBC none (the request thread is released)
+        assertThat(Double.parseDouble(rows.get(1).get("orders_live_virtual_threads"))).as("JDBC")
+                .isGreaterThanOrEqualTo(5);
+        assertThat(Double.parseDouble(rows.get(2).get("orders_live_virtual_threads"))).as("R2DBC")
+                .isLessThanOrEqualTo(2);
         assertThat(Files.readString(out.resolve("results.md"))).contains("2 (PostgreSQL, JDBC)")
                 .contains("2 (PostgreSQL, R2DBC)");
         // orders-service stopped its server with itself, and removed the data directory

@@ -62,6 +62,28 @@ class LocalTargetTest {
         assertThat(LocalTarget.restarts(plain, plain)).isZero();
     }
 
+    /**
+     * Issue 39: orders-service's memory per waiting request. Its JVM options reach it alone; with Native Memory
+     * Tracking every cell gets four new services, as main-service's memory cells get a new main-service.
+     */
+    @Test
+    void ordersJvmOptionsStartOrdersServiceWithThemAndItsMemoryCellsRestartAllFour() {
+        List<String> nmt = List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary");
+        Cell low = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), nmt, 50, 200, "",
+                null, null, 4, 3, 3, 20);
+        Cell high = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), nmt, 400, 200,
+                "", null, null, 4, 3, 3, 20);
+        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run"));
+        LaunchSpec spec = LocalTarget.spec(base, low);
+        assertThat(spec.ordersJvmArgs()).isEqualTo(nmt);
+        assertThat(spec.mainJvmArgs()).isEmpty();
+        assertThat(LocalTarget.restarts(low, high)).isOne();
+        assertThat(LocalTarget.restarts(high, high)).isOne();
+        Cell plain = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), List.of(), 400,
+                200, "", null, null, 4, 3, 3, 20);
+        assertThat(LocalTarget.restarts(plain, plain)).isZero();
+    }
+
     @Test
     void baseUrlRefusesDbPoolsItCannotRestart() {
         StringWriter err = new StringWriter();
@@ -71,6 +93,6 @@ class LocalTargetTest {
                 "--management-url", "http://127.0.0.1:9", "--dry-run");
         assertThat(exit).isNotZero();
         assertThat(err.toString()).contains("--base-url cannot restart orders-service on PostgreSQL per db pool, but"
-                + " [database: dbPools [5, 20, 100]] ask for it: drop --base-url");
+                + " [database: dbPools [5, 20, 100], database-memory: dbPools [20]] ask for it: drop --base-url");
     }
 }

@@ -55,6 +55,10 @@ class UpTargetTest {
                 3, 3, 20);
         assertThat(UpTarget.dbMismatch(db, null)).hasValue("orders-service on PostgreSQL with a JDBC pool of 5"
                 + " (the harness starts it for each db pool)");
+        Cell tuned = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, null, List.of(),
+                List.of("-Xmx1g"), 100, 200, "", null, null, 4, 3, 3, 20);
+        assertThat(UpTarget.dbMismatch(tuned, null)).hasValue("orders-service with JVM options [-Xmx1g] (the harness"
+                + " starts it with them)");
         assertThat(UpTarget.dbMismatch(db, 5)).isPresent();   // ./lab up's pool has a 1 s connection timeout
         // a memory-store cell runs on ./lab up's services only where its orders-service has no JDBC pool
         Cell memory = cell("virtual", null, null, List.of(), 200);

@@ -63,6 +63,17 @@ class LaunchSpecTest {
     }
 
     @Test
+    void ordersServiceJvmOptionsRestartTheDownstreamsAndSurviveTheOtherWithers() {
+        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
+        LaunchSpec tuned = spec.withOrdersJvmArgs(List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary"));
+        assertThat(spec.sameDownstreams(tuned)).isFalse();
+        assertThat(tuned.withKnobs("platform", 10, 10, 50).withMainJvmArgs(List.of("-Dx=1"))
+                .withDownstreamProperties(Map.of("orders.store", "r2dbc")).withAot(AotCache.Mode.OFF).ordersJvmArgs())
+                .containsExactly("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary");
+        assertThatThrownBy(() -> spec.withOrdersJvmArgs(List.of("--debug"))).hasMessageContaining("--debug");
+    }
+
+    @Test
     void badJvmOptionStopsBeforeAnythingStarts() {
         assertThatThrownBy(() -> LaunchSpec.defaults(Path.of(".")).withMainJvmArgs(List.of("parallelism=8")))
                 .hasMessageContaining("'parallelism=8' is not a JVM option");
