@@ -112,6 +112,31 @@ class HeyDriverTest {
         }
     }
 
+    /**
+     * Fast errors drift the clients apart: 100 clients, 40 requests each; while all 100 run, a pool of 20 answers
+     * 20 ÷ 0.2 s = 100 2xx/s and refuses the rest in 10 ms, and once 80 clients have sent their share the other 20 go
+     * on alone, every answer a 2xx. The steady part is the first, at 100 2xx/s; answers ÷ the rate of all answers read
+     * it as 2xx × (all answers' rate ÷ answers), over 3 times that (the scale preset's bounded pool on 2026-11-28).
+     */
+    @Test
+    void fastErrorsThatEndSomeClientsEarlyDoNotInflateTheTwoXxRate(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder(CSV.lines().findFirst().orElseThrow()).append('\n');
+        for (int c = 0; c < 100; c++) {
+            double t = 0.0001 * c;
+            for (int r = 0; r < 40; r++) {
+                boolean ok = c < 20;   // 20 clients hold the pool's 20 places; 80 are refused
+                double latency = ok ? 0.2 : 0.01;
+                csv.append(String.format(java.util.Locale.ROOT, "%.4f,0,0,0,0,0,%d,%.4f%n", latency, ok ? 200 : 503,
+                        t));
+                t += latency;
+            }
+        }
+        Path file = Files.writeString(dir.resolve("drift.hey.csv"), csv);
+        DriverRun run = HeyDriver.parseCsv(file, 4000, 100);
+        assertThat(run.ok()).isEqualTo(800);
+        assertThat(run.throughput()).isCloseTo(100, within(5.0));
+    }
+
     @Test
     void aRunWithUnansweredRequestsKeepsTheWholeWindow(@TempDir Path dir) throws IOException {
         Path csv = Files.writeString(dir.resolve("r.hey.csv"), CSV);
