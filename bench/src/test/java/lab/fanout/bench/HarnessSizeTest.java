@@ -72,7 +72,9 @@ class HarnessSizeTest {
     // them, its memory cells restarting all four, its snapshot beside main-service's, in results.csv (read back), a
     // column and its slope per driver in the tables; ./lab up's orders-service refused for such cells (+174)
     // 10,658 until hey's steady window counts the 2xx answers' own rate: fast errors had inflated it 3.7x (+11)
-    static final int LIMIT = 10_669;
+    // 10,669 until ./lab verdicts lets an approach that answered over 1 % errors contest req/s only: a shedding
+    // bounded pool had "won" p99 and CPU per request with its fast 503s (+16)
+    static final int LIMIT = 10_685;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -33,6 +33,28 @@ class VerdictsTest {
                 .contains("Every scenario: concurrency=100.");
     }
 
+    /**
+     * A bounded pool that answers 80 % of its requests 503 at once has the lowest p99 of all its answers, but not of
+     * the same work: it contests req/s (its goodput), and the p99 goes to the best of those that answered.
+     */
+    @Test
+    void anApproachThatShedsContestsGoodputOnly() throws IOException {
+        StringBuilder rows = new StringBuilder("block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,"
+                + "answered,errors,fork,warmup_settled\n");
+        for (int fork = 1; fork <= 5; fork++) {
+            rows.append(String.format(java.util.Locale.ROOT, "scale,completableFutureWithBoundedPool,virtual,200,%d,"
+                    + "%d,1000,800,%d,true%n", 320 + fork, 40 + fork, fork));
+            rows.append(String.format(java.util.Locale.ROOT, "scale,scopeFork,virtual,200,%d,%d,1000,0,%d,true%n",
+                    900 + fork, 280 + fork, fork));
+            rows.append(String.format(java.util.Locale.ROOT, "scale,reactive,virtual,200,%d,%d,1000,5,%d,true%n",
+                    800 + fork, 380 + fork, fork));
+        }
+        String md = Verdicts.render(List.of(Files.writeString(dir.resolve("shed.csv"), rows)));
+        assertThat(md).contains("| scale | **scopeFork · virtual** +12.5 % vs reactive · virtual (p 0.008)"
+                + " | **scopeFork · virtual** -26.1 % vs reactive · virtual (p 0.008) |")
+                .contains("contests req/s only");
+    }
+
     @Test
     void drawsTheMatrixAsAHeatmap() throws IOException {
         Path png = dir.resolve("verdicts.png");
