@@ -45,6 +45,25 @@ public final class LiveThreads {
         return found;
     }
 
+    /**
+     * Writes the JSON thread dump of this JVM to {@code target/thread-dumps/}, for a test that gives up waiting: what
+     * every thread (virtual ones in their containers) was doing at that moment.
+     *
+     * @param reason a file-name-safe word for the dump's name
+     * @return the dump's path
+     */
+    public static Path dumpToTarget(String reason) {
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "thread-dumps"));
+            Path file = dir.resolve(reason + "-" + System.currentTimeMillis() + ".json").toAbsolutePath();
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                    .dumpThreads(file.toString(), ThreadDumpFormat.JSON);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static JsonNode dump() {
         try {
             Path dir = Files.createTempDirectory("threads");

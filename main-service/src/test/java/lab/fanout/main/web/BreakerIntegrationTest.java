@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.List;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import lab.fanout.main.LiveThreads;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
@@ -144,6 +146,10 @@ class BreakerIntegrationTest {
                 .timeout(Duration.ofSeconds(10)).build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException e) {
+            // main-service runs in this JVM: where its threads (and the client's) were when the answer was late
+            throw new UncheckedIOException("no answer in 10 s; threads then: "
+                    + LiveThreads.dumpToTarget("breaker"), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
