@@ -7,8 +7,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,10 +69,10 @@ class BreakerIntegrationTest {
     }
 
     @BeforeAll
-    static void startDownstreams() throws IOException {
+    static void startDownstreams() {
         orders = start(Downstream.ORDERS);
-        products = new TailDownstream(catalogue(Downstream.PRODUCTS));
-        accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
+        products = TailDownstream.serving(Downstream.PRODUCTS);
+        accounts = TailDownstream.serving(Downstream.ACCOUNTS);
     }
 
     @AfterAll
@@ -160,19 +158,7 @@ class BreakerIntegrationTest {
 
     private static DownstreamProcess start(Downstream downstream) {
         try {
-            return new DownstreamProcess(catalogueFile(downstream));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Path catalogueFile(Downstream downstream) {
-        return Path.of("..", downstream.serviceName(), "src", "main", "resources", "catalogue.json").toAbsolutePath();
-    }
-
-    private static String catalogue(Downstream downstream) {
-        try {
-            return Files.readString(catalogueFile(downstream));
+            return new DownstreamProcess(TailDownstream.catalogueFile(downstream));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -5,8 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,10 +90,10 @@ class HedgingIntegrationTest {
     }
 
     @BeforeAll
-    static void startDownstreams() throws IOException {
-        orders = new TailDownstream(catalogue(Downstream.ORDERS));
-        products = new TailDownstream(catalogue(Downstream.PRODUCTS));
-        accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
+    static void startDownstreams() {
+        orders = TailDownstream.serving(Downstream.ORDERS);
+        products = TailDownstream.serving(Downstream.PRODUCTS);
+        accounts = TailDownstream.serving(Downstream.ACCOUNTS);
     }
 
     @AfterAll
@@ -241,14 +239,6 @@ class HedgingIntegrationTest {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String catalogue(Downstream downstream) {
-        try {
-            return Files.readString(Path.of("..", downstream.serviceName(), "src", "main", "resources", "catalogue.json"));
-        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -7,8 +7,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 import lab.fanout.main.client.Downstream;
@@ -59,10 +57,10 @@ class NettyKeepAliveIntegrationTest {
     }
 
     @BeforeAll
-    static void startDownstreams() throws IOException {
-        orders = new TailDownstream(catalogue(Downstream.ORDERS));
-        products = new TailDownstream(catalogue(Downstream.PRODUCTS));
-        accounts = new TailDownstream(catalogue(Downstream.ACCOUNTS));
+    static void startDownstreams() {
+        orders = TailDownstream.serving(Downstream.ORDERS);
+        products = TailDownstream.serving(Downstream.PRODUCTS);
+        accounts = TailDownstream.serving(Downstream.ACCOUNTS);
     }
 
     @AfterAll
@@ -124,9 +122,5 @@ class NettyKeepAliveIntegrationTest {
             matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
         }
         return head.toString(StandardCharsets.US_ASCII);
-    }
-
-    private static String catalogue(Downstream downstream) throws IOException {
-        return Files.readString(Path.of("..", downstream.serviceName(), "src", "main", "resources", "catalogue.json"));
     }
 }

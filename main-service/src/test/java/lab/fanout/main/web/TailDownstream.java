@@ -12,6 +12,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -20,6 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+
+import lab.fanout.main.client.Downstream;
 
 /**
  * A fake downstream on a raw socket that sees what WireMock cannot: a caller that closes the connection while its
@@ -47,6 +51,20 @@ final class TailDownstream implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         Thread.ofVirtual().name("tail-downstream-accept").start(this::accept);
+    }
+
+    /** @return a fake that answers every GET with {@code downstream}'s own catalogue */
+    static TailDownstream serving(Downstream downstream) {
+        try {
+            return new TailDownstream(Files.readString(catalogueFile(downstream)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return the catalogue.json of {@code downstream}'s service module, absolute (tests run in main-service/) */
+    static Path catalogueFile(Downstream downstream) {
+        return Path.of("..", downstream.serviceName(), "src", "main", "resources", "catalogue.json").toAbsolutePath();
     }
 
     String baseUrl() {
