@@ -11,7 +11,7 @@ import picocli.CommandLine;
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "fanout-lab 0.1.0",
         description = "Runs the fan-out lab locally and benchmarks its strategies.",
         subcommands = {Up.class, Down.class, Status.class, Bench.class, Profile.class, Compare.class,
-                VerdictsCommand.class, Redraw.class, HelpCommand.class},
+                VerdictsCommand.class, Redraw.class, Rewrite.class, HelpCommand.class},
         footer = {"", "Also, handled by the ./lab script itself:",
                 "  ./lab build          build all jars (./mvnw -B -q package -DskipTests)",
                 "  ./lab test [args]    the project's tests: k8s checks, ./mvnw -B verify [args],",

@@ -116,9 +116,32 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return littlesLaw.withCpu(cpuSecondsPerRequest(), deployment.cores());
     }
 
-    /** @return median throughput ÷ {@link #bound()}, or NaN when unbounded */
+    /** @return median throughput ÷ {@link #bound()}, or NaN when unbounded; with forks, {@link #efficiencyEstimate} */
     public double efficiency() {
-        return bound().efficiency(throughputMedian());
+        if (forks() <= 1) {
+            return bound().efficiency(throughputMedian());
+        }
+        Double percent = efficiencyEstimate().median();
+        return percent == null ? Double.NaN : percent / 100;
+    }
+
+    /**
+     * @return %: measured ÷ bound, the median with its interval over {@link #samples}: with forks, each fork's
+     *         throughput ÷ that fork's own bound (the machine's speed, so D, moves between starts of the services:
+     *         the same cell's CPU bound read 582–835 req/s over five forks on 2026-11-26), as results.csv's
+     *         efficiency_pct; else each repetition ÷ the cell's bound. NaN when nothing bounds the cell.
+     */
+    public Stats.Estimate efficiencyEstimate() {
+        if (forks() <= 1) {
+            return throughput().times(100 / bound().requestsPerSecond());
+        }
+        return Stats.interval(groups().stream().map(reps -> 100 * fork(reps).bound()
+                .efficiency(Stats.median(reps.stream().map(r -> r.run().throughput()).toList()))).toList());
+    }
+
+    /** @return the cell as one fork ran it: {@code reps}, all of that fork */
+    private CellResult fork(List<Repetition> reps) {
+        return new CellResult(index, cell, deployment, littlesLaw, reps, Map.of(), command);
     }
 
     public Histogram latencies() {
@@ -186,10 +209,15 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     }
 
     /**
-     * @return D, the CPU seconds per answered request of {@link #SYSTEM} together, s; null when any is unknown (a
-     *         remote target). The harness's own CPU is not per request and stays out.
+     * @return D, the CPU seconds per answered request of {@link #SYSTEM} together, s; with forks, the median of each
+     *         fork's D (each start ran at the machine's speed of its time); null when any is unknown (a remote
+     *         target). The harness's own CPU is not per request and stays out.
      */
     public Double cpuSecondsPerRequest() {
+        if (forks() > 1) {
+            List<Double> perFork = groups().stream().map(reps -> fork(reps).cpuSecondsPerRequest()).toList();
+            return perFork.contains(null) ? null : Stats.median(perFork);
+        }
         Double ms = Stats.sumOrNull(SYSTEM.stream().map(this::cpuMsPerAnswer).toList());
         return ms == null ? null : ms / 1000;
     }

@@ -396,10 +396,9 @@ public final class Charts {
         return new Stats.Estimate(v, v, v, 1, 1);
     }
 
-    /** @return efficiency, %: the throughput's median and interval ÷ the bound; absent when nothing bounds the cell */
+    /** @return efficiency, % ({@link CellResult#efficiencyEstimate}); absent when nothing bounds the cell */
     private static Stats.Estimate efficiency(CellResult r) {
-        return Double.isNaN(r.efficiency()) ? exact(Double.NaN) : r.throughput().times(100 / r.bound()
-                .requestsPerSecond());
+        return Double.isNaN(r.efficiency()) ? exact(Double.NaN) : r.efficiencyEstimate();
     }
 
     private static double median(Stats.Estimate e) {

@@ -20,6 +20,10 @@ import lab.fanout.bench.model.Deployment;
  */
 public final class Report {
 
+    /** The intro line of a markdown {@link #rewrite} wrote. */
+    static final String REWRITTEN = "Tables: written anew from the CSV by `./lab report`, with the report code of the"
+            + " commit that holds this file (the run's own tables came from the code of its day)";
+
     private Report() {
     }
 
@@ -51,6 +55,64 @@ public final class Report {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dir.resolve("results.md"), e);
         }
+    }
+
+    /**
+     * A committed result's markdown as today's table code renders it from its CSV ({@code ./lab report}), keeping
+     * what the CSV does not hold, read from the old markdown: the title, the intro (command, machine, load average,
+     * target, forks, notes), an interruption, each block's knobs header (main-service's JVM as it reported itself:
+     * collectors, heap, carriers) and its chart links.
+     *
+     * @param markdown the result's markdown as a run (or an earlier rewrite) wrote it
+     * @throws IllegalArgumentException when {@code markdown} is not a {@code ./lab bench} report (no {@code # } title
+     *                                  on its first line), or a cell asks for a tail (its slow share needs every
+     *                                  request's latency)
+     */
+    public static String rewrite(String markdown, List<CellResult> results) {
+        List<String> lines = markdown.lines().toList();
+        if (lines.isEmpty() || !lines.getFirst().startsWith("# ")) {
+            throw new IllegalArgumentException("not a ./lab bench report (its first line is no '# ' title)");
+        }
+        if (results.stream().anyMatch(r -> r.cell().tail().isPresent())) {
+            throw new IllegalArgumentException("a tail's slow share needs every request's latency, which the CSV does"
+                    + " not hold: the run's tables stand as it wrote them");
+        }
+        List<String> intro = new ArrayList<>(lines.stream().skip(2).takeWhile(line -> !line.isBlank())
+                .map(line -> line.endsWith("  ") ? line.substring(0, line.length() - 2) : line).toList());
+        if (!intro.contains(REWRITTEN)) {
+            intro.add(REWRITTEN);
+        }
+        Map<String, List<String>> charts = new LinkedHashMap<>();
+        String block = null;
+        for (String line : lines) {
+            if (line.startsWith("## ")) {
+                block = line.substring(3).strip();
+            } else if (block != null && line.startsWith("![")) {
+                charts.computeIfAbsent(block, b -> new ArrayList<>())
+                        .add(line.substring(line.indexOf("](") + 2, line.lastIndexOf(')')));
+            }
+        }
+        String rendered = ResultsMarkdown.render(lines.getFirst().substring(2), intro, results, charts,
+                markdown.contains(ResultsMarkdown.INTERRUPTED));
+        for (String name : blocks(lines)) {
+            String old = header(markdown, name);
+            String now = header(rendered, name);
+            if (old != null && now != null) {
+                rendered = rendered.replace(now, old);
+            }
+        }
+        return rendered;
+    }
+
+    private static List<String> blocks(List<String> lines) {
+        return lines.stream().filter(line -> line.startsWith("## ")).map(line -> line.substring(3).strip()).toList();
+    }
+
+    /** @return block {@code name}'s heading with its fenced knobs header, or null when the markdown has none */
+    private static String header(String markdown, String name) {
+        int start = markdown.indexOf("\n## " + name + "\n\n```\n");
+        int end = start < 0 ? -1 : markdown.indexOf("```\n", markdown.indexOf("```\n", start) + 4);
+        return end < 0 ? null : markdown.substring(start, end + 4);
     }
 
     /** @return e.g. {@code hey (closed loop), vegeta (open model: ...)}: the drivers the cells used */

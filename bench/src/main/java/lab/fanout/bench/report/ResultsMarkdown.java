@@ -108,7 +108,7 @@ public final class ResultsMarkdown {
                     + (r.cpuSpent() ? "" : " ⚠ CPU under cpuMs")),
             new Column("Bound (limit)", r -> Fmt.rate(r.bound().requestsPerSecond()) + " (" + r.bound().limit() + ")"),
             new Column("Efficiency % (CI)", r -> Double.isNaN(r.efficiency()) ? "n/a"
-                    : est(r, r.throughput().times(100 / r.bound().requestsPerSecond()), 0)),
+                    : est(r, r.efficiencyEstimate(), 0)),
             new Column("Little's law · CPU bound", r -> Fmt.rate(r.littlesLaw().requestsPerSecond()) + " ("
                     + r.littlesLaw().limit() + ") · " + Fmt.rate(r.bound().cpuCeiling())),
             new Column("p50 / p90 / p99 / max (ms)", r -> latency(r, 50, 90, 99, 100)),
@@ -135,6 +135,9 @@ public final class ResultsMarkdown {
             D is unknown and the bound is Little's law alone. main-service's figure then comes from its own \
             `process_cpu_time_ns_total` when it publishes it.""";
 
+    /** The line a run stopped by Ctrl-C carries under its intro. */
+    static final String INTERRUPTED = "**Interrupted (Ctrl-C): only the cells finished before are shown.**";
+
     private ResultsMarkdown() {
     }
 
@@ -148,7 +151,7 @@ public final class ResultsMarkdown {
         StringBuilder md = new StringBuilder("# " + title + "\n\n");
         intro.forEach(line -> md.append(line).append("  \n"));
         if (interrupted) {
-            md.append("\n**Interrupted (Ctrl-C): only the cells finished before are shown.**\n");
+            md.append("\n").append(INTERRUPTED).append("\n");
         }
         md.append("\n").append(LEGEND);
         results.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
@@ -288,8 +291,10 @@ public final class ResultsMarkdown {
               the driver (the CPU column's sum), measured in the cell itself: at saturation it holds the overheads of
               that load, so efficiency against a CPU bound is about the share of the cores the system used (U = X ×
               D), and near 100 % means the CPU was the limit.
-            - **Efficiency** = Req./Sec. ÷ Bound, its interval's ends too: what queueing, the network and the rest
-              cost.
+            - **Efficiency** = Req./Sec. ÷ Bound: what queueing, the network and the rest cost. With forks each
+              fork's against its own bound (its own D: the machine's speed moves between starts), the median and
+              interval over the forks; with one fork the interval's ends ÷ Bound. With forks, D and so the CPU bound
+              are the forks' median.
             - **p50 … max**: each repetition's percentiles of its answered requests (HdrHistogram), as the
               closed-loop driver saw them: time spent waiting to send is not in them (coordinated omission). In the open
               model (a rate: vegeta at a constant arrival rate, Load model says which) they count from the moment each

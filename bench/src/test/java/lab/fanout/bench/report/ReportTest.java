@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.style.AxesChartStyler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReportTest {
 
@@ -156,6 +157,35 @@ class ReportTest {
                 .contains("| Virtual threads pinned · per request |").contains("| 3000 (3000–3000) · 3.0 (3.0–3.0) |");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Virtual threads pinned");
+    }
+
+    /**
+     * ./lab report: the tables come from the cells (a stale row is replaced), while what the CSV does not hold stays
+     * as the run wrote it: title, intro, each block's knobs header (the JVM's collectors and heap, which the CSV read
+     * back lacks) and chart links; a second rewrite changes nothing.
+     */
+    @Test
+    void aRewriteTakesTheTablesFromTheCellsAndKeepsWhatTheCsvDoesNotHold() {
+        List<CellResult> tuned = List.of(withJvm(cells().get(0), 1, List.of()), withJvm(cells().get(1), 1, List.of()));
+        String run = ResultsMarkdown.render("fanout-lab benchmark: pool", List.of("Command: `./lab bench x`",
+                "Note: a word from the run"), tuned, Map.of("pool", List.of("pool-throughput.png")), true);
+        assertThat(run).contains("max heap 512 MB").contains("| 480 (480–480");
+        String stale = run.replace("| 480 (480–480", "| 999 (999–999");
+        List<CellResult> readBack = cells();   // as ResultsCsv.read gives them: no collectors, no heap
+        String rewritten = Report.rewrite(stale, readBack);
+        assertThat(rewritten).startsWith("# fanout-lab benchmark: pool\n\nCommand: `./lab bench x`  \nNote: a word"
+                        + " from the run  \n" + Report.REWRITTEN + "  \n")
+                .contains(ResultsMarkdown.INTERRUPTED).contains("| 480 (480–480").doesNotContain("999 (999")
+                .contains("GC and heap          : G1 Young Generation, G1 Old Generation; max heap 512 MB")
+                .contains("![pool-throughput.png](pool-throughput.png)");
+        assertThat(Report.rewrite(rewritten, readBack)).isEqualTo(rewritten);
+        assertThatThrownBy(() -> Report.rewrite("## Past capacity\n", readBack))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a ./lab bench report");
+        Histogram h = new Histogram(3);
+        h.recordValue(200_000);
+        CellResult tail = TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0);
+        assertThatThrownBy(() -> Report.rewrite(rewritten, List.of(tail)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slow share");
     }
 
     /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */

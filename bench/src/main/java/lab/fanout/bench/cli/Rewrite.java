@@ -1,0 +1,65 @@
+package lab.fanout.bench.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.report.Report;
+import lab.fanout.bench.report.ResultsCsv;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code ./lab report RESULT}: a result's tables written anew from its results.csv ({@link Report#rewrite}). */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Writes a ./lab bench result's tables anew from its results.csv, with today's report code, as"
+                + " a run would write them now; keeps from the markdown it replaces what the CSV does not hold:"
+                + " title, intro (command, machine, load average, target, forks), each block's knobs header and"
+                + " chart links. Beside ./lab charts, which draws the charts anew.",
+                "Refused: a result with tail cells (their slow share needs every request's latency) and the"
+                        + " overload preset's report (overload.csv)."},
+        footer = {"", "Examples:", "  ./lab report results/20261126-120000      (its results.md, in place)",
+                "  ./lab report docs/results/scale-forks5-20261126.csv   (scale-forks5-20261126.md beside it)",
+                "  ./lab report docs/results/scale-forks5-20261126.csv --out /tmp/scale.md"})
+final class Rewrite implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (results.csv and results.md) or a"
+            + " results CSV with its markdown beside it (same name, .md)")
+    Path result;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "where the markdown goes (default: over the one it"
+            + " is read from)")
+    Path out;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Path markdown = Files.isDirectory(result) ? result.resolve("results.md")
+                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".md");
+        if (!Files.isRegularFile(markdown)) {
+            throw new ParameterException(spec.commandLine(), markdown + " does not exist: ./lab report keeps the"
+                    + " title, intro and chart links of the markdown it rewrites (for a new result run ./lab bench)");
+        }
+        Path target = out == null ? markdown : out;
+        try {
+            List<CellResult> cells = ResultsCsv.read(result);
+            Files.writeString(target, Report.rewrite(Files.readString(markdown), cells));
+            System.out.println(target + "  (" + cells.size() + " cells from " + (Files.isDirectory(result)
+                    ? result.resolve("results.csv") : result) + ")");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), markdown + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rewrite " + target + ": " + e.getMessage(), e);
+        }
+        return 0;
+    }
+}
