@@ -10,15 +10,15 @@ import java.util.stream.Stream;
  */
 public enum Strategy {
     SEQUENTIAL("sequential", Shape.SEQUENTIAL, "sequential", "", "seq"),
-    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "commonPool", "ForkJoinPool (common)", "cf",
+    COMPLETABLE_FUTURE("completableFuture", Shape.COMMON_POOL, "common pool", "ForkJoinPool (common)", "cf",
             "commonPool"),
-    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "threadPerTask",
+    THREAD_PER_TASK("completableFutureWithThreadTaskExecutor", Shape.PARALLEL, "thread-per-task",
             "newThreadPerTaskExecutor", "threadPerTask", "threads"),
-    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtualThreadPerTask",
+    VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtual-thread executor",
             "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask"),
     SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "StructuredTaskScope", "structured", "scope"),
     REACTIVE("reactive", Shape.PARALLEL, "reactive", "WebClient (HttpClient 5 async)", "webclient"),
-    BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "boundedPool",
+    BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "bounded pool",
             "ThreadPoolExecutor (bounded queue)", "boundedPool", "pool", "bulkhead");
 
     /** How the three downstream calls of one request run, which decides the ideal latency. */
@@ -35,14 +35,14 @@ public enum Strategy {
 
     private final String parameter;
     private final Shape shape;
-    private final String shortName;
+    private final String proseName;
     private final String executorLabel;
     private final List<String> aliases;
 
-    Strategy(String parameter, Shape shape, String shortName, String executorLabel, String... aliases) {
+    Strategy(String parameter, Shape shape, String proseName, String executorLabel, String... aliases) {
         this.parameter = parameter;
         this.shape = shape;
-        this.shortName = shortName;
+        this.proseName = proseName;
         this.executorLabel = executorLabel;
         this.aliases = List.of(aliases);
     }
@@ -73,9 +73,9 @@ public enum Strategy {
         return this != REACTIVE;
     }
 
-    /** @return a name short enough for chart axes, e.g. {@code threadPerTask} */
-    public String shortName() {
-        return shortName;
+    /** @return the name sentences and charts use (docs/glossary.md), e.g. {@code thread-per-task} */
+    public String proseName() {
+        return proseName;
     }
 
     /** The seed table's "Executor" column. */

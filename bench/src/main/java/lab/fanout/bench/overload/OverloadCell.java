@@ -110,12 +110,12 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
     }
 
     String label() {
-        return profile + " admission=" + mode + " " + strategy.shortName() + " " + shape();
+        return profile + " admission=" + mode + " " + strategy.proseName() + " " + shape();
     }
 
-    /** @return a file-name-safe id, e.g. {@code virtual-off-virtualThreadPerTask-2x} */
+    /** @return a file-name-safe id, e.g. {@code virtual-off-scopeFork-2x} */
     String id() {
-        return String.join("-", profile, mode, strategy.shortName(), shape().replace('.', '_'));
+        return String.join("-", profile, mode, strategy.toString(), shape().replace('.', '_'));
     }
 
     /**

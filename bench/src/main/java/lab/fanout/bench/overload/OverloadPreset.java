@@ -194,7 +194,7 @@ public final class OverloadPreset {
     }
 
     private void warmUp(LocalSystem system, OverloadCell cell, int fork) throws InterruptedException {
-        out.printf("  warm-up: %s at the bound for %d s%n", cell.strategy().shortName(), WARMUP.toSeconds());
+        out.printf("  warm-up: %s at the bound for %d s%n", cell.strategy().proseName(), WARMUP.toSeconds());
         Load load = load(system, cell, 1.0, WARMUP);
         var run = vegeta.run(load, dir.resolve("raw").resolve("warmup-" + cell.id() + "-fork" + fork));
         if (run.errorCount() > 0) {

@@ -252,7 +252,7 @@ final class OverloadReport {
         String recovery = !cell.spike() ? "" : rs.stream().anyMatch(r -> r.outcomes().recoverySeconds() == null)
                 ? rs.stream().filter(r -> r.outcomes().recoverySeconds() != null).count() + "/" + rs.size()
                         + " within 30 s" : estimate(rs, r -> r.outcomes().recoverySeconds(), "%.0f");
-        return "| " + cell.mode() + " | " + cell.strategy().shortName() + " | " + cell.shape() + " "
+        return "| " + cell.mode() + " | " + cell.strategy().proseName() + " | " + cell.shape() + " "
                 + fixed(cell.offeredPerSecond()) + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond(), "%.1f")
                 + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond() / cell.bound() * 100, "%.0f") + " %"
                 + " | " + estimate(rs, r -> 100 * r.shedShare(), "%.0f") + " %"
@@ -297,7 +297,7 @@ final class OverloadReport {
                 if (line.isEmpty()) {
                     continue;
                 }
-                String name = strategy.shortName() + " admission=" + mode;
+                String name = strategy.proseName() + " admission=" + mode;
                 List<Double> x = line.stream().map(OverloadCell::offeredPerSecond).toList();
                 add(goodput, name, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes()
                         .goodputPerSecond())).toList(), colour, mode);

@@ -341,9 +341,9 @@ public final class Charts {
         return series;
     }
 
-    /** @return e.g. {@code threadPerTask / virtual pool=10}: pool, threads, latency or JVM options when they vary */
+    /** @return e.g. {@code thread-per-task / virtual pool=10}: pool, threads, latency or JVM options when they vary */
     private static String series(CellResult r, List<CellResult> all) {
-        StringBuilder s = new StringBuilder(r.cell().strategy().shortName() + " / " + r.deployment().profile());
+        StringBuilder s = new StringBuilder(r.cell().strategy().proseName() + " / " + r.deployment().profile());
         EXTRA.forEach((prefix, value) -> {
             // a knob a cell does not have (Tomcat's threads on Reactor Netty) neither differs nor shows
             if (all.stream().map(value).filter(Objects::nonNull).distinct().count() > 1 && value.apply(r) != null) {

@@ -233,7 +233,7 @@ public final class ResultsMarkdown {
             whose, String heading) {
         Map<String, List<CellResult>> series = cells.stream().filter(r -> r.median(p -> Memory.snapshot(p, whose,
                 Memory.Snapshot::liveMiB)) != null && r.cell().ratePerSecond() == null).collect(Collectors.groupingBy(
-                r -> r.cell().strategy().shortName() + " / " + r.deployment().profile()
+                r -> r.cell().strategy().proseName() + " / " + r.deployment().profile()
                         + (r.cell().dbPool() == null ? "" : " / db pool " + r.cell().dbPool() + " "
                                 + r.cell().ordersStore()),
                 LinkedHashMap::new, Collectors.toList()));

@@ -12,7 +12,7 @@ class BenchOverloadOptionTest {
         String[] all = LabCli.run("bench", "--preset", "overload", "--dry-run");
         assertThat(all[0]).isEqualTo("0");
         assertThat(all[1]).contains("112 cells x 1 fork, about ").contains("virtual admission=off reactive 10x")
-                .contains("platform admission=adaptive threadPerTask 2x");
+                .contains("platform admission=adaptive thread-per-task 2x");
         String[] platform = LabCli.run("bench", "--preset", "overload", "--profile", "platform", "--dry-run");
         assertThat(platform[1]).contains("56 cells").doesNotContain("virtual admission");
     }

@@ -11,7 +11,7 @@ class StrategyTest {
     void reactiveIsParsedByNameAndAlias() {
         assertThat(Strategy.parse("reactive")).isEqualTo(Strategy.REACTIVE);
         assertThat(Strategy.parse(" WebClient ")).isEqualTo(Strategy.REACTIVE);
-        assertThat(Strategy.REACTIVE.shortName()).isEqualTo("reactive");
+        assertThat(Strategy.REACTIVE.proseName()).isEqualTo("reactive");
         assertThat(Strategy.REACTIVE.shape()).isEqualTo(Strategy.Shape.PARALLEL);
     }
 

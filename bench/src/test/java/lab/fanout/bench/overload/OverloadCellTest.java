@@ -39,7 +39,7 @@ class OverloadCellTest {
         assertThat(new OverloadCell("virtual", "off", Strategy.BOUNDED_POOL, 1.0).bound()).isEqualTo(50.0);
         OverloadCell half = new OverloadCell("virtual", "fixed", Strategy.THREAD_PER_TASK, 0.5);
         assertThat(half.shape()).isEqualTo("0.5x");
-        assertThat(half.id()).isEqualTo("virtual-fixed-threadPerTask-0_5x");
+        assertThat(half.id()).isEqualTo("virtual-fixed-completableFutureWithThreadTaskExecutor-0_5x");
     }
 
     @Test
@@ -56,6 +56,6 @@ class OverloadCellTest {
         List<String> plan = OverloadPreset.plan(List.of("virtual", "platform"), 3);
         assertThat(plan).hasSize(112 + 1);
         assertThat(plan.getLast()).startsWith("112 cells x 3 forks, about ").contains("bound 50 req/s");
-        assertThat(plan.getFirst()).contains("virtual admission=off virtualThreadPerTask 0.5x").contains("25 req/s");
+        assertThat(plan.getFirst()).contains("virtual admission=off virtual-thread executor 0.5x").contains("25 req/s");
     }
 }

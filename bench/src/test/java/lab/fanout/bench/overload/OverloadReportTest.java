@@ -30,7 +30,7 @@ class OverloadReportTest {
         String line = OverloadReport.line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0),
                 row(3, 20, false, 1)));
         assertThat(line)
-                .startsWith("| off | virtualThreadPerTask | 10x 500.0 | 20.0 (10.0–30.0) | 40 (20–60) % | 0 % |")
+                .startsWith("| off | virtual-thread executor | 10x 500.0 | 20.0 (10.0–30.0) | 40 (20–60) % | 0 % |")
                 .contains("| 93 % (refused 22200) | 2100 | 9000 | – |")
                 .contains("| 511 (300–511) | 1/3 | 2 | 0/3 |  | 90 (2) |");
     }

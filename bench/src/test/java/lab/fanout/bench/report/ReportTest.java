@@ -63,7 +63,7 @@ class ReportTest {
         assertThat(md).contains("| Heap after GC · stacks committed / reserved (MiB) · live virtual threads |")
                 .contains("| 400 (400–400) · 140 (140–140) | 97 (97–97) · n/a | 104.9 (104.9–104.9) · 3.0 (3.0–3.0)"
                         + " / 100 (100–100) · 100 (100–100) |")
-                .contains("- virtualThreadPerTask / virtual: 60.0 (n=1) KiB per request in flight (2 concurrencies,"
+                .contains("- virtual-thread executor / virtual: 60.0 (n=1) KiB per request in flight (2 concurrencies,"
                         + " 1 fork)");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
@@ -82,7 +82,7 @@ class ReportTest {
                 .map(kib -> Map.entry(kib == 40 ? 1 : kib == 70 ? 2 : 3, new Memory(null, null,
                         new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null)))).toList())).toList();
         assertThat(ResultsMarkdown.render("t", List.of(), cells, Map.of(), false))
-                .contains("- virtualThreadPerTask / virtual: 55.0 (40.0–70.0 · 75 %) KiB per request in flight"
+                .contains("- virtual-thread executor / virtual: 55.0 (40.0–70.0 · 75 %) KiB per request in flight"
                         + " (2 concurrencies, 3 forks)");
     }
 
@@ -98,9 +98,9 @@ class ReportTest {
                         / 1024.0, 20, 2, store.equals("postgres") ? 1.2 * c : 0.0)))).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
         assertThat(md).contains("Memory per request in orders-service:")
-                .contains("- virtualThreadPerTask / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request in"
+                .contains("- virtual-thread executor / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request in"
                         + " flight (2 concurrencies, 1 fork)")
-                .contains("- virtualThreadPerTask / virtual / db pool 20 r2dbc: 6.0 (n=1) KiB per request")
+                .contains("- virtual-thread executor / virtual / db pool 20 r2dbc: 6.0 (n=1) KiB per request")
                 .contains("| orders-service: heap after GC · stacks committed (MiB) · live virtual threads |")
                 .contains("| 91.7 (n=1) · 2.0 (n=1) · 480 (n=1) |").contains("| 80.3 (n=1) · 2.0 (n=1) · 0 (n=1) |")
                 // main-service read no memory: neither its column nor its slope
@@ -112,7 +112,7 @@ class ReportTest {
         List<CellResult> read = ResultsCsv.read(dir);
         assertThat(read).extracting(r -> r.cell().ordersJvmOptions()).allMatch(o -> o.equals(ORDERS_NMT));
         assertThat(ResultsMarkdown.render("t", List.of(), read, Map.of(), false))
-                .contains("- virtualThreadPerTask / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request");
+                .contains("- virtual-thread executor / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request");
     }
 
     private static final List<String> ORDERS_NMT = List.of("-Xmx1g", "-XX:NativeMemoryTracking=summary");
@@ -209,8 +209,8 @@ class ReportTest {
         // the bars of a chart stay apart by the options
         var bars = (org.knowm.xchart.CategoryChart) Charts.charts("b", tuned).get("b-throughput");
         assertThat(bars.getSeriesMap().values().iterator().next().getXData()).map(Object::toString)
-                .containsExactly("virtualThreadPerTask / virtual pool=100 commonPool parallelism=1",
-                        "virtualThreadPerTask / virtual pool=10 commonPool parallelism=8");
+                .containsExactly("virtual-thread executor / virtual pool=100 commonPool parallelism=1",
+                        "virtual-thread executor / virtual pool=10 commonPool parallelism=8");
         assertThat(Report.mainServiceJvms(tuned)).hasSize(2).first().asString()
                 .startsWith("main_service_jvm: options: -Djava.util.concurrent.ForkJoinPool.common.parallelism=1;"
                         + " commonPoolParallelism: 1; carriers: parallelism 2, maxPoolSize 256, minRunnable 1;"
