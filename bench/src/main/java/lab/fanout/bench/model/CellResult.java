@@ -135,8 +135,7 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         if (forks() <= 1) {
             return throughput().times(100 / bound().requestsPerSecond());
         }
-        return Stats.interval(groups().stream().map(reps -> 100 * fork(reps).bound()
-                .efficiency(Stats.median(reps.stream().map(r -> r.run().throughput()).toList()))).toList());
+        return Stats.interval(groups().stream().map(reps -> 100 * fork(reps).efficiency()).toList());
     }
 
     /** @return the cell as one fork ran it: {@code reps}, all of that fork */
