@@ -78,7 +78,9 @@ class HarnessSizeTest {
     // headers and chart links (Report.rewrite, Rewrite, CommittedTablesTest), and with forks each fork's efficiency
     // against its own CPU bound, D the forks' median (CellResult; the pooled D had put a cell at 98 % whose forks ran
     // at 89-97 %), a result with tail cells refused (+159)
-    static final int LIMIT = 10_844;
+    // 10,844 until issue 38's off-heap figure: NMT's Other (direct buffers, Reactor Netty's) in the snapshot, in
+    // results.csv (read back), a column and its own slope per request in flight in the tables (+20)
+    static final int LIMIT = 10_864;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

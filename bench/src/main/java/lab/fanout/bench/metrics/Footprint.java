@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
  * cheap enough for every scrape; and, for a JVM started with {@code -XX:NativeMemoryTracking=summary}, a snapshot
  * through {@code jcmd}: the live heap, the bytes of every object a full GC kept, counted in the same safepoint
  * ({@code GC.class_histogram}: its Total line), the thread stacks Native Memory Tracking counts, reserved and
- * committed ({@code VM.native_memory summary}), and the live virtual threads ({@code Thread.dump_to_file
+ * committed, and the off-heap memory in its "Other" category, where direct buffers live
+ * ({@code VM.native_memory summary}), and the live virtual threads ({@code Thread.dump_to_file
  * -format=json}). Not {@code GC.run} then {@code GC.heap_info}: the second attach came 0.1-0.6 s after the GC, and
  * under load the heap had grown by then (on 2026-11-26, 1,000 clients: 210-256 MiB read so, against 202-221 MiB
  * live by the histogram, in turns on one JVM: docs/results/footprint-snapshot-race-20261126.sh). Measured here
@@ -32,6 +33,9 @@ public final class Footprint {
     private static final Duration JCMD_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern STACK = Pattern.compile(
             "\\(stack: reserved=(\\d+)KB, committed=(\\d+)KB");
+    /** NMT's "Other" category: {@code Unsafe.allocateMemory}, so every direct ByteBuffer (JDK 25: memReporter). */
+    private static final Pattern OTHER = Pattern.compile(
+            "(?m)^-\\s+Other \\(reserved=\\d+KB, committed=(\\d+)KB");
     private static final Pattern VM_RSS = Pattern.compile("(?m)^VmRSS:\\s+(\\d+)");
     private static final Pattern THREADS = Pattern.compile("(?m)^Threads:\\s+(\\d+)");
     /** The histogram's last line: {@code Total  <instances>  <bytes>}. */
@@ -70,7 +74,8 @@ public final class Footprint {
     /**
      * @param classHistogram {@code jcmd GC.class_histogram}'s answer
      * @param virtualThreads live virtual threads, or null
-     * @return the live heap (MiB) and the thread stacks from jcmd's answers; empty when either lacks its line
+     * @return the live heap (MiB), the thread stacks and the off-heap memory (null without an "Other" line) from
+     *         jcmd's answers; empty when either answer lacks the heap's or the stacks' line
      */
     static Optional<Memory.Snapshot> parse(String classHistogram, String nativeMemory, Double virtualThreads) {
         Matcher live = LIVE_BYTES.matcher(classHistogram);
@@ -78,8 +83,11 @@ public final class Footprint {
         if (!live.find() || !stack.find()) {
             return Optional.empty();
         }
+        Matcher other = OTHER.matcher(nativeMemory);
+        Double offHeapMiB = other.find() ? Long.parseLong(other.group(1)) / 1024.0 : null;
         return Optional.of(new Memory.Snapshot(Long.parseLong(live.group(1)) / (1024.0 * 1024),
-                Long.parseLong(stack.group(1)) / 1024.0, Long.parseLong(stack.group(2)) / 1024.0, virtualThreads));
+                Long.parseLong(stack.group(1)) / 1024.0, Long.parseLong(stack.group(2)) / 1024.0, virtualThreads,
+                offHeapMiB));
     }
 
     /** The part of {@code jcmd Thread.dump_to_file -format=json} read here. */

@@ -39,25 +39,19 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
 
     /**
      * @param series one strategy and profile's cells at different concurrencies, with snapshots
+     * @param whose  a repetition's snapshot of one service ({@link #MAIN}, {@link #ORDERS}), or null
+     * @param figure the snapshot's figure, MiB: {@link Snapshot#liveMiB} or {@link Snapshot#offHeapMiB}
      * @return {@link #slopeKiB} once per start of the services (fork), through that fork's points (concurrency, the
-     *         median of its repetitions' heap after GC + committed stacks): samples for an interval across JVM starts;
-     *         a fork with fewer than two concurrencies gives none
+     *         median of its repetitions' figure): samples for an interval across JVM starts; a fork with fewer than
+     *         two concurrencies gives none
      */
-    public static List<Double> slopesPerFork(List<CellResult> series) {
-        return slopesPerFork(series, MAIN);
-    }
-
-    /**
-     * As {@link #slopesPerFork(List)}, of the snapshot {@code whose} gives: {@link #MAIN} or {@link #ORDERS}.
-     *
-     * @param whose a repetition's snapshot of one service, or null
-     */
-    public static List<Double> slopesPerFork(List<CellResult> series, Function<Repetition, Snapshot> whose) {
+    public static List<Double> slopesPerFork(List<CellResult> series, Function<Repetition, Snapshot> whose,
+                                             Function<Snapshot, Double> figure) {
         return series.stream().flatMap(r -> r.repetitions().stream()).map(Repetition::fork).distinct().sorted()
                 .map(fork -> slopeKiB(series.stream().map(r -> {
-                    Double live = Stats.median(r.repetitions().stream().filter(p -> p.fork() == fork)
-                            .map(whose).map(s -> s == null ? null : s.liveMiB()).toList());
-                    return live == null ? null : new double[] {r.cell().concurrency(), live};
+                    Double mib = Stats.median(r.repetitions().stream().filter(p -> p.fork() == fork)
+                            .map(p -> snapshot(p, whose, figure)).toList());
+                    return mib == null ? null : new double[] {r.cell().concurrency(), mib};
                 }).filter(Objects::nonNull).toList())).filter(Objects::nonNull).toList();
     }
 
@@ -80,9 +74,12 @@ public record Memory(Double peakRssMiB, Double peakOsThreads, Snapshot snapshot)
      * @param stackReservedMiB  platform threads' stacks, address space reserved (NMT "Thread", stack), MiB
      * @param stackCommittedMiB the part of it backed by memory, MiB
      * @param virtualThreads    live virtual threads, parked ones too (a JSON thread dump lists them), or null
+     * @param offHeapMiB        NMT's "Other", committed, MiB: memory taken by {@code Unsafe.allocateMemory}, where
+     *                          direct ByteBuffers live (Reactor Netty's pooled buffers; Tomcat here reads and writes
+     *                          through heap buffers); null where not read (results from before 2026-11-29)
      */
     public record Snapshot(double heapAfterGcMiB, double stackReservedMiB, double stackCommittedMiB,
-                           Double virtualThreads) {
+                           Double virtualThreads, Double offHeapMiB) {
 
         /** @return heap after GC + committed stacks, MiB: the memory that grows with the requests in flight */
         public double liveMiB() {

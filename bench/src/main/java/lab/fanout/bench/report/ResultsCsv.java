@@ -137,6 +137,8 @@ public final class ResultsCsv {
         col("thread_stacks_committed_mib", r -> snapshot(r, Memory.Snapshot::stackCommittedMiB));
         col("thread_stacks_reserved_mib", r -> snapshot(r, Memory.Snapshot::stackReservedMiB));
         col("live_virtual_threads", r -> snapshot(r, Memory.Snapshot::virtualThreads));
+        // NMT's "Other", committed: direct buffers (Reactor Netty's), which the heap figure does not count
+        col("off_heap_committed_mib", r -> snapshot(r, Memory.Snapshot::offHeapMiB));
         col("virtual_threads_pinned", r -> r.rep.server().pinned());
         // false: main-service spent under 80 % of the query's cpuMs (CellResult.cpuSpent); ./lab compare skips it
         col("cpu_spent", r -> r.cell.cpuSpent());
@@ -147,6 +149,7 @@ public final class ResultsCsv {
         col("orders_thread_stacks_committed_mib", r -> ordersSnapshot(r, Memory.Snapshot::stackCommittedMiB));
         col("orders_thread_stacks_reserved_mib", r -> ordersSnapshot(r, Memory.Snapshot::stackReservedMiB));
         col("orders_live_virtual_threads", r -> ordersSnapshot(r, Memory.Snapshot::virtualThreads));
+        col("orders_off_heap_committed_mib", r -> ordersSnapshot(r, Memory.Snapshot::offHeapMiB));
     }
 
     public static List<String> header() {
@@ -290,7 +293,8 @@ public final class ResultsCsv {
     private static Memory.Snapshot snapshot(CSVRecord r, String prefix) {
         Double heap = number(r, prefix + "heap_after_gc_mib");
         return heap == null ? null : new Memory.Snapshot(heap, number(r, prefix + "thread_stacks_reserved_mib"),
-                number(r, prefix + "thread_stacks_committed_mib"), number(r, prefix + "live_virtual_threads"));
+                number(r, prefix + "thread_stacks_committed_mib"), number(r, prefix + "live_virtual_threads"),
+                number(r, prefix + "off_heap_committed_mib"));
     }
 
     /** @return a column of JVM options split at the spaces they were joined with; empty when none (or no column) */

@@ -79,6 +79,10 @@ public final class ResultsMarkdown {
                     + snapshot(r, Memory.Snapshot::stackReservedMiB, 0) + " · "
                     + snapshot(r, Memory.Snapshot::virtualThreads, 0));
 
+    /** NMT's "Other" of the same snapshot, for cells whose snapshot read it (results from 2026-11-29 on). */
+    private static final Column OFF_HEAP = new Column("Off-heap committed (MiB, NMT Other: direct buffers)",
+            r -> snapshot(r, Memory.Snapshot::offHeapMiB, 1));
+
     /** The same snapshot of orders-service, for cells whose orders-service runs with it (ordersJvmOptions). */
     private static final Column ORDERS_SNAPSHOT = new Column("orders-service: heap after GC · stacks committed (MiB)"
             + " · live virtual threads", r -> est(r, p -> Memory.snapshot(p, Memory.ORDERS,
@@ -89,6 +93,9 @@ public final class ResultsMarkdown {
     private static final String MAIN_SLOPES = "Memory per request in flight: the least-squares slope of heap after GC"
             + " + committed thread stacks against the clients (each holds one request in flight), the JVM's fixed"
             + " memory left out; one slope per start of the services, their median (interval · coverage):";
+    private static final String OFF_HEAP_SLOPES = "Off-heap memory per request in flight: the same slope of NMT's"
+            + " Other (committed; direct buffers, which the heap figure above does not count), per start of the"
+            + " services, their median (interval · coverage); add it to the figure above for the whole:";
     private static final String ORDERS_SLOPES = "Memory per request in orders-service: the same slope of"
             + " orders-service's heap after GC + committed stacks against the clients (each has its orders call"
             + " there, all but the db pool's connections' worth of them waiting for one), per start of the"
@@ -177,8 +184,9 @@ public final class ResultsMarkdown {
         cells.stream()
                 .collect(Collectors.groupingBy(r -> r.deployment().profile(), LinkedHashMap::new, Collectors.toList()))
                 .forEach((profile, rows) -> table(md, profile, rows, columns));
-        memorySlopes(md, cells, Memory.MAIN, MAIN_SLOPES);
-        memorySlopes(md, cells, Memory.ORDERS, ORDERS_SLOPES);
+        memorySlopes(md, cells, Memory.MAIN, Memory.Snapshot::liveMiB, MAIN_SLOPES);
+        memorySlopes(md, cells, Memory.MAIN, Memory.Snapshot::offHeapMiB, OFF_HEAP_SLOPES);
+        memorySlopes(md, cells, Memory.ORDERS, Memory.Snapshot::liveMiB, ORDERS_SLOPES);
         charts.forEach(png -> md.append("\n![").append(png).append("](").append(png).append(")\n"));
         md.append("\nReproduce one repetition: `").append(first.command()).append("`\n");
     }
@@ -195,6 +203,9 @@ public final class ResultsMarkdown {
         columns.addAll(FIGURES);
         if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
             columns.add(SNAPSHOT);
+        }
+        if (cells.stream().anyMatch(r -> r.median(p -> Memory.snapshot(p, Memory.Snapshot::offHeapMiB)) != null)) {
+            columns.add(OFF_HEAP);
         }
         if (cells.stream().anyMatch(r -> r.median(p -> Memory.snapshot(p, Memory.ORDERS,
                 Memory.Snapshot::liveMiB)) != null)) {
@@ -226,20 +237,21 @@ public final class ResultsMarkdown {
     }
 
     /**
-     * Per strategy and profile (and driver, on PostgreSQL) with {@code whose} snapshots at two or more concurrencies:
-     * KiB per request, the median of the forks' slopes with its interval (one slope per start of the services).
+     * Per strategy and profile (and driver, on PostgreSQL) with {@code whose} snapshots' {@code figure} (MiB) at two
+     * or more concurrencies: KiB per request, the median of the forks' slopes with its interval (one slope per start
+     * of the services).
      */
     private static void memorySlopes(StringBuilder md, List<CellResult> cells, Function<Repetition, Memory.Snapshot>
-            whose, String heading) {
+            whose, Function<Memory.Snapshot, Double> figure, String heading) {
         Map<String, List<CellResult>> series = cells.stream().filter(r -> r.median(p -> Memory.snapshot(p, whose,
-                Memory.Snapshot::liveMiB)) != null && r.cell().ratePerSecond() == null).collect(Collectors.groupingBy(
+                figure)) != null && r.cell().ratePerSecond() == null).collect(Collectors.groupingBy(
                 r -> r.cell().strategy().proseName() + " / " + r.deployment().profile()
                         + (r.cell().dbPool() == null ? "" : " / db pool " + r.cell().dbPool() + " "
                                 + r.cell().ordersStore()),
                 LinkedHashMap::new, Collectors.toList()));
         List<String> lines = new ArrayList<>();
         series.forEach((name, rows) -> {
-            Stats.Estimate slope = Stats.interval(Memory.slopesPerFork(rows, whose));
+            Stats.Estimate slope = Stats.interval(Memory.slopesPerFork(rows, whose, figure));
             if (slope.n() > 0) {
                 lines.add("- " + name + ": " + Fmt.estimate(slope, 1) + " KiB per request in flight (" + rows.size()
                         + " concurrencies, " + slope.n() + (slope.n() == 1 ? " fork)" : " forks)"));

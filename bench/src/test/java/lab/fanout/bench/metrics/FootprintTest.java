@@ -30,6 +30,8 @@ class FootprintTest {
             -                    Thread (reserved=70906KB, committed=6362KB)
                                         (threads #69)
                                         (stack: reserved=70656KB, committed=6112KB, peak=6112KB)
+            -                     Other (reserved=2056KB, committed=2056KB)
+                                        (malloc=2056KB #12) (at peak)
             """;
 
     @Test
@@ -39,6 +41,9 @@ class FootprintTest {
         assertThat(s.stackReservedMiB()).isEqualTo(69.0);
         assertThat(s.stackCommittedMiB()).isCloseTo(6112 / 1024.0, within(1e-9));
         assertThat(s.virtualThreads()).isEqualTo(12.0);
+        assertThat(s.offHeapMiB()).isCloseTo(2056 / 1024.0, within(1e-9));
+        assertThat(Footprint.parse(CLASS_HISTOGRAM, NATIVE_MEMORY.substring(0, NATIVE_MEMORY.lastIndexOf("-   ")), null)
+                .orElseThrow().offHeapMiB()).as("no Other line: not read, not 0").isNull();
         assertThat(Footprint.parse(CLASS_HISTOGRAM, "Native memory tracking is not enabled", null)).isEmpty();
         assertThat(Footprint.parse("28304:\nno histogram", NATIVE_MEMORY, null)).isEmpty();
     }
@@ -111,6 +116,35 @@ class FootprintTest {
             assertThat(s.stackCommittedMiB()).as("committed, MiB").isPositive().isLessThan(s.stackReservedMiB() / 4);
             assertThat(s.heapAfterGcMiB()).as("heap after GC, MiB").isPositive().isLessThan(64);
             assertThat(s.virtualThreads()).as("live virtual threads").isEqualTo(40.0);
+        } finally {
+            stop(jvm);
+        }
+    }
+
+    /**
+     * Direct buffers are memory the heap figure misses (Reactor Netty reads and writes through pooled ones): 64 MiB
+     * of them show in NMT's Other, off the heap.
+     */
+    @Test
+    void directBuffersCountAsOffHeapNotAsHeap(@TempDir Path dir) throws IOException, InterruptedException {
+        Path main = Files.writeString(dir.resolve("Direct.java"), """
+                public class Direct {
+                    public static void main(String[] a) throws Exception {
+                        var keep = new java.util.ArrayList<java.nio.ByteBuffer>();
+                        for (int i = 0; i < 64; i++) {
+                            keep.add(java.nio.ByteBuffer.allocateDirect(1 << 20));
+                        }
+                        System.out.println("started");
+                        Thread.sleep(60_000);
+                        System.out.println(keep.size());
+                    }
+                }
+                """);
+        Process jvm = started(main, "128m");
+        try {
+            Memory.Snapshot s = Footprint.snapshot(jvm.pid()).orElseThrow();
+            assertThat(s.offHeapMiB()).as("off-heap, MiB").isBetween(64.0, 80.0);
+            assertThat(s.heapAfterGcMiB()).as("heap after GC, MiB").isLessThan(16);
         } finally {
             stop(jvm);
         }

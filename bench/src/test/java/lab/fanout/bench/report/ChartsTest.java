@@ -112,7 +112,7 @@ class ChartsTest {
     private static CellResult footprint(Strategy strategy, int clients) {
         int k = strategy.ordinal();   // each strategy its own lines
         Memory memory = new Memory(300.0 + clients, 40.0 + clients, new Memory.Snapshot(100 + k * clients / 10.0,
-                clients, 2 + clients / 100.0, (double) k * clients));
+                clients, 2 + clients / 100.0, (double) k * clients, null));
         CellResult r = ReportTest.footprint(clients, List.of(Map.entry(1, memory), Map.entry(2, memory)));
         Cell c = r.cell();
         Cell cell = new Cell("footprint-threads", strategy, c.profile(), c.tomcatThreads(), c.poolSize(), List.of(),

@@ -50,13 +50,16 @@ class ReportTest {
                 "hey -n 1000 -c 100 'http://localhost:1/x'");
     }
 
-    /** Issue 23: RSS and OS threads in every table; heap after GC and stacks, and their slope, where NMT ran. */
+    /**
+     * Issue 23: RSS and OS threads in every table; heap after GC and stacks, and their slope, where NMT ran; issue 38:
+     * the off-heap memory (NMT's Other: direct buffers) beside them, with its own slope.
+     */
     @Test
     void memorySnapshotsGiveAColumnAndTheSlopePerRequestInFlight() {
-        // heap after GC grows 50 KiB and committed stacks 10 KiB per client, from a fixed 100 MiB and 2 MiB
+        // heap after GC grows 50 KiB, committed stacks 10 KiB and off-heap 20 KiB per client, from 100, 2 and 4 MiB
         List<CellResult> cells = List.of(100, 1000).stream().map(c -> {
             Memory memory = new Memory(300.0 + c, 40.0 + c, new Memory.Snapshot(100 + c * 50 / 1024.0, c,
-                    2 + c * 10 / 1024.0, (double) c));
+                    2 + c * 10 / 1024.0, (double) c, 4 + c * 20 / 1024.0));
             return footprint(c, List.of(Map.entry(1, memory), Map.entry(1, memory), Map.entry(1, memory)));
         }).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
@@ -64,7 +67,11 @@ class ReportTest {
                 .contains("| 400 (400–400) · 140 (140–140) | 97 (97–97) · n/a | 104.9 (104.9–104.9) · 3.0 (3.0–3.0)"
                         + " / 100 (100–100) · 100 (100–100) |")
                 .contains("- virtual-thread executor / virtual: 60.0 (n=1) KiB per request in flight (2 concurrencies,"
-                        + " 1 fork)");
+                        + " 1 fork)")
+                .contains("| Off-heap committed (MiB, NMT Other: direct buffers) |")
+                .contains(" / 100 (100–100) · 100 (100–100) | 6.0 (6.0–6.0) |")
+                .containsSubsequence("Off-heap memory per request in flight:", "- virtual-thread executor / virtual:"
+                        + " 20.0 (n=1) KiB per request in flight (2 concurrencies, 1 fork)");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("| Heap after GC ·").doesNotContain("per request in flight (");
         // the chart of memory against requests in flight: live (heap after GC + committed) and reserved stacks
@@ -80,10 +87,12 @@ class ReportTest {
         // forks 1, 2, 3 grow 40, 70 and 55 KiB per client (heap after GC; no stacks), from 100 MiB
         List<CellResult> cells = List.of(100, 1000).stream().map(c -> footprint(c, List.of(40, 70, 55).stream()
                 .map(kib -> Map.entry(kib == 40 ? 1 : kib == 70 ? 2 : 3, new Memory(null, null,
-                        new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null)))).toList())).toList();
+                        new Memory.Snapshot(100 + c * kib / 1024.0, 0, 0, null, null)))).toList())).toList();
         assertThat(ResultsMarkdown.render("t", List.of(), cells, Map.of(), false))
                 .contains("- virtual-thread executor / virtual: 55.0 (40.0–70.0 · 75 %) KiB per request in flight"
-                        + " (2 concurrencies, 3 forks)");
+                        + " (2 concurrencies, 3 forks)")
+                // results from before the off-heap figure was read: neither its column nor its slope
+                .doesNotContain("Off-heap");
     }
 
     /**
@@ -95,7 +104,7 @@ class ReportTest {
         // orders-service grows 30 KiB per client on JDBC, 6 on R2DBC, from 80 MiB; 12 live virtual threads per 10
         List<CellResult> cells = List.of("postgres", "r2dbc").stream().flatMap(store -> List.of(50, 400).stream()
                 .map(c -> ordersMemory(c, store, new Memory.Snapshot(80 + c * (store.equals("postgres") ? 30 : 6)
-                        / 1024.0, 20, 2, store.equals("postgres") ? 1.2 * c : 0.0)))).toList();
+                        / 1024.0, 20, 2, store.equals("postgres") ? 1.2 * c : 0.0, null)))).toList();
         String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
         assertThat(md).contains("Memory per request in orders-service:")
                 .contains("- virtual-thread executor / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request in"

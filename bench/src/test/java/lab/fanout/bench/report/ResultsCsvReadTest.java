@@ -51,6 +51,7 @@ class ResultsCsvReadTest {
                 same(a.latencyEstimate(p), b.latencyEstimate(p), "p" + p);
             }
             same(a.estimate(live()), b.estimate(live()), "heap after GC + committed stacks");
+            same(a.estimate(offHeap()), b.estimate(offHeap()), "off-heap");
             assertThat(b.heapAfterBytes()).isEqualTo(a.heapAfterBytes());
         }
         // the charts themselves: the same series through the same points
@@ -90,10 +91,10 @@ class ResultsCsvReadTest {
         return java.util.stream.Stream.concat(pool.stream(), footprint.stream()).toList();
     }
 
-    /** Heap after GC growing {@code kib} per client from 100 MiB, stacks 10 KiB per client. */
+    /** Heap after GC growing {@code kib} per client from 100 MiB, stacks 10 KiB and off-heap 3 KiB per client. */
     private static Memory memory(int clients, int kib) {
         return new Memory(300.0 + clients, 40.0 + clients, new Memory.Snapshot(100 + clients * kib / 1024.0,
-                clients, 2 + clients * 10 / 1024.0, (double) clients));
+                clients, 2 + clients * 10 / 1024.0, (double) clients, 4 + clients * 3 / 1024.0));
     }
 
     /** {@code r} with every process's CPU known: main-service 5 s, each downstream 0.2 s, hey 0.3 s (CPU binds). */
@@ -108,6 +109,10 @@ class ResultsCsvReadTest {
 
     private static Function<Repetition, Double> live() {
         return p -> Memory.snapshot(p, Memory.Snapshot::liveMiB);
+    }
+
+    private static Function<Repetition, Double> offHeap() {
+        return p -> Memory.snapshot(p, Memory.Snapshot::offHeapMiB);
     }
 
     /** Median and interval equal within the CSV's 3 decimals and HdrHistogram's 0.1 %. */
