@@ -80,7 +80,8 @@ class HarnessSizeTest {
     // at 89-97 %), a result with tail cells refused (+159)
     // 10,844 until issue 38's off-heap figure: NMT's Other (direct buffers, Reactor Netty's) in the snapshot, in
     // results.csv (read back), a column and its own slope per request in flight in the tables (+20)
-    static final int LIMIT = 10_864;
+    // 10,864 until ./lab compare's change from a median of 0 (a stall) reads "from 0 to x", not "+Infinity %" (+4)
+    static final int LIMIT = 10_868;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

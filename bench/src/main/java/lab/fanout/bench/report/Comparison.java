@@ -118,8 +118,9 @@ public final class Comparison {
     }
 
     /**
-     * @return {@code +4.2 % | 0.029} when significant, {@code ~ | 0.34} when not, or {@code ~ | needs ≥ k each} when
-     *         the samples are too few for p to go below {@link #ALPHA}
+     * @return {@code +4.2 % | 0.029} when significant ({@code from 0 to 189.8 | 0.007} when A's median is 0),
+     *         {@code ~ | 0.34} when not, or {@code ~ | needs ≥ k each} when the samples are too few for p to go below
+     *         {@link #ALPHA}
      */
     static String verdict(List<Double> a, List<Double> b) {
         double smallest = 2 / BinomialCoefficientDouble.value(a.size() + b.size(), a.size());
@@ -129,6 +130,9 @@ public final class Comparison {
         }
         double p = MannWhitneyUTest.withDefaults().test(array(a), array(b)).getPValue();
         p = Double.isNaN(p) ? 1 : p;   // every sample the same value on both sides: no difference at all
+        if (p < ALPHA && Stats.median(a) == 0) {   // no ratio to 0 (a stall's 0 req/s): the change as a difference
+            return String.format(Locale.ROOT, "from 0 to %s | %.3f", Fmt.num(Stats.median(b), 1), p);
+        }
         double change = 100 * (Stats.median(b) - Stats.median(a)) / Stats.median(a);
         return String.format(Locale.ROOT, p < ALPHA ? "%+.1f %% | %.3f" : "~ | %2$.3f", change, p);
     }

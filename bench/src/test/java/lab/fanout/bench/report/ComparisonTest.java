@@ -22,6 +22,13 @@ class ComparisonTest {
     }
 
     @Test
+    void aChangeFromZeroIsADifferenceNotAnInfinitePercentage() {
+        // a stalled strategy's 0 req/s in every fork against 190: p = 0.008, and no ratio to speak of
+        assertThat(Comparison.verdict(List.of(0.0, 0.0, 0.0, 0.0, 0.0), List.of(190.56, 189.7, 189.83, 191.22, 189.77)))
+                .isEqualTo("from 0 to 189.8 | 0.007");
+    }
+
+    @Test
     void noiseIsCalledNotSignificant() {
         // the same spread, interleaved: ranks alternate
         assertThat(Comparison.verdict(List.of(100.0, 102.0, 104.0, 106.0, 108.0),
