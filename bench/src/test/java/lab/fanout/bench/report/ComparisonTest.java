@@ -23,7 +23,7 @@ class ComparisonTest {
 
     @Test
     void aChangeFromZeroIsADifferenceNotAnInfinitePercentage() {
-        // a stalled strategy's 0 req/s in every fork against 190: p = 0.008, and no ratio to speak of
+        // a stalled strategy's 0 req/s in every fork against 190: p = 0.007 (the zeros tie, so not the exact 0.008)
         assertThat(Comparison.verdict(List.of(0.0, 0.0, 0.0, 0.0, 0.0), List.of(190.56, 189.7, 189.83, 191.22, 189.77)))
                 .isEqualTo("from 0 to 189.8 | 0.007");
     }
