@@ -58,8 +58,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  ./lab bench                      (the quick preset: about 5 min on 2 cores)",
                 "  ./lab bench --preset seed        (the seed demo's tables: hours)",
                 "  ./lab bench --preset faults      (failure modes per strategy: about 5 min)",
-                "  ./lab bench --preset overload --forks 3   (past capacity, 0.5x to 10x the bound and a spike:"
-                        + " about 70 min per fork; --dry-run lists it)",
+                "  ./lab bench --preset overload --profile netty --forks 3   (past capacity, 0.5x to 10x the bound"
+                        + " and a spike: about 40 min per fork and profile; --dry-run lists it)",
                 "  ./lab bench --preset soak        (1,200 and 10,000 clients for 60 s: about 10 min)",
                 "  ./lab bench --preset scheduler   (common-pool and carrier parallelism as JVM options: about 15 min)",
                 "  ./lab bench --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
@@ -399,11 +399,7 @@ public final class Bench implements Callable<Integer> {
             throw bad("--preset overload takes only --forks, --profile, --out and --dry-run: it starts its own"
                     + " services with its own knobs (bench/src/main/java/lab/fanout/bench/overload/OverloadCell.java)");
         }
-        if (profile == KnobOptions.Profile.netty) {
-            throw bad("--preset overload runs --profile virtual and platform so far; netty joins it with its own"
-                    + " bound and forks (issue 38)");
-        }
-        List<String> profiles = profile == null ? ServiceDefaults.TOMCAT_PROFILES : List.of(profile.name());
+        List<String> profiles = profile == null ? ServiceDefaults.PROFILES : List.of(profile.name());
         if (dryRun) {
             OverloadPreset.plan(profiles, forks).forEach(System.out::println);
             return 0;

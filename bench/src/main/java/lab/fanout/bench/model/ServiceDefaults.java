@@ -43,8 +43,6 @@ public final class ServiceDefaults {
      * Tomcat's pool of platform threads, Spring WebFlux on Reactor Netty (docs/strategies.md).
      */
     public static final List<String> PROFILES = List.of("virtual", "platform", "netty");
-    /** The profiles of presets that do not name theirs: Tomcat's two (netty joins them with its measurements). */
-    public static final List<String> TOMCAT_PROFILES = List.of("virtual", "platform");
     public static final String MAIN = "main-service";
     /** The downstream with a database (its PostgreSQL store), whose memory a database cell may read. */
     public static final String ORDERS = "orders-service";

@@ -13,9 +13,9 @@ import lab.fanout.bench.model.Strategy;
  * One cell of {@code ./lab bench --preset overload}, and the preset's knobs: the same Little's-law bound for every
  * cell, 50 req/s, so that its multiples are the same offered rates everywhere. Each request holds 3 pooled
  * connections for the 2 s latency (300 ÷ (3 × 2 s)), and under platform a request thread too (100 ÷ 2 s); see
- * {@link Bound#of}.
+ * {@link Bound#of} (netty has none: its blocking strategies run on virtual threads, reactive on the event loop).
  *
- * @param profile  main-service's request threads, virtual or platform
+ * @param profile  main-service's server and request threads: virtual, platform (Tomcat) or netty
  * @param mode     its admission control, {@code fanout.admission.mode}: off, fixed or adaptive
  * @param multiple the offered rate as a multiple of the bound, or null for the spike ({@link #SPIKE})
  */
@@ -81,8 +81,13 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
 
     /** @return the bound of every cell, req/s (the same for these knobs; computed, not assumed) */
     double bound() {
-        return Bound.of(strategy, profile.equals("virtual"), Integer.MAX_VALUE, TOMCAT_THREADS, POOL, POOL,
-                LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS).requestsPerSecond();
+        return littlesLaw().requestsPerSecond();
+    }
+
+    /** @return the Little's-law bound and its ceilings: only platform's Tomcat holds a request thread per request */
+    Bound littlesLaw() {
+        return Bound.of(strategy, !profile.equals("platform"), Integer.MAX_VALUE, TOMCAT_THREADS, POOL, POOL,
+                LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS);
     }
 
     boolean spike() {

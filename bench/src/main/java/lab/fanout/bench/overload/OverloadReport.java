@@ -221,7 +221,8 @@ final class OverloadReport {
                         + " second all 2xx"
                         + " within 1.2 × the p99 before it.\n\n");
         for (String profile : rows.stream().map(r -> r.cell().profile()).distinct().toList()) {
-            md.append("### ").append(profile).append(" request threads\n\n")
+            md.append("### ").append(profile.equals("netty") ? "netty: WebFlux on Reactor Netty" : profile
+                    + " request threads").append("\n\n")
                     .append("| admission | strategy | offered req/s | goodput req/s | of bound | shed | other errors"
                             + " | p50 admitted ms | p99 admitted ms | p99 shed ms | peak heap after GC MiB | survived"
                             + " | OOM lines | backlog left | recovery s | CPU busy (others) % |\n"

@@ -42,6 +42,17 @@ class OverloadCellTest {
         assertThat(half.id()).isEqualTo("virtual-fixed-completableFutureWithThreadTaskExecutor-0_5x");
     }
 
+    /** Only Tomcat's platform pool holds a request thread: netty's blocking strategies run on virtual threads. */
+    @Test
+    void onNettyTheConnectionsBindAsOnVirtualNotTomcatsThreads() {
+        assertThat(OverloadCell.all(List.of("netty"))).hasSize(56).allSatisfy(c -> {
+            assertThat(c.bound()).isEqualTo(50.0);
+            assertThat(c.littlesLaw().ceilings()).doesNotContainKey("request threads");
+        });
+        assertThat(new OverloadCell("platform", "off", Strategy.THREAD_PER_TASK, 1.0).littlesLaw().ceilings())
+                .containsEntry("request threads", 50.0);
+    }
+
     @Test
     void theSpikeGoesFromHalfTheBoundToTenTimesAndBack() {
         OverloadCell spike = new OverloadCell("virtual", "fixed", Strategy.REACTIVE, null);

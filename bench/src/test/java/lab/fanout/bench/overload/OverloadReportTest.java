@@ -45,6 +45,12 @@ class OverloadReportTest {
         assertThat(Files.readAllLines(dir.resolve(OverloadReport.CSV))).hasSize(3)
                 .element(1).asString().startsWith("1,virtual,off,completableFutureWithVirtualTaskExecutor,10x,500.0,");
         assertThat(dir.resolve("overload-virtual.png")).isNotEmptyFile();
+        Outcomes o = row(3, 20, true, 0).outcomes();
+        report.add(new OverloadReport.Row(3, new OverloadCell("netty", "off", Strategy.REACTIVE, 10.0), o, 300.0, true,
+                0, true, 90.0, 2.0));
+        // netty has no pool of request threads to name: its section says the server
+        assertThat(report.write()).contains("### netty: WebFlux on Reactor Netty")
+                .doesNotContain("netty request threads").contains("![netty](overload-netty.png)");
     }
 
     /** A second run with the same --out adds its forks to the first's: every figure read back as the table shows it. */
