@@ -43,6 +43,11 @@ public final class ServiceDefaults {
      * Tomcat's pool of platform threads, Spring WebFlux on Reactor Netty (docs/strategies.md).
      */
     public static final List<String> PROFILES = List.of("virtual", "platform", "netty");
+
+    /** @return whether the profile has a pool of request threads that binds: only Tomcat's platform one does */
+    public static boolean poolOfRequestThreads(String profile) {
+        return profile.equals("platform");
+    }
     public static final String MAIN = "main-service";
     /** The downstream with a database (its PostgreSQL store), whose memory a database cell may read. */
     public static final String ORDERS = "orders-service";

@@ -86,8 +86,8 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
 
     /** @return the Little's-law bound and its ceilings: only platform's Tomcat holds a request thread per request */
     Bound littlesLaw() {
-        return Bound.of(strategy, !profile.equals("platform"), Integer.MAX_VALUE, TOMCAT_THREADS, POOL, POOL,
-                LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS);
+        return Bound.of(strategy, !ServiceDefaults.poolOfRequestThreads(profile), Integer.MAX_VALUE, TOMCAT_THREADS,
+                POOL, POOL, LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS);
     }
 
     boolean spike() {

@@ -60,7 +60,7 @@ public final class Eta {
     }
 
     private static double estimatedRate(Cell c) {
-        boolean virtual = !c.profile().equals("platform");   // virtual and netty: no pool of request threads binds
+        boolean virtual = !ServiceDefaults.poolOfRequestThreads(c.profile());
         int pool = c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize();
         int parallelism = JvmOptions.commonPoolParallelism(c.jvmOptions())
                 .orElse(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
