@@ -83,7 +83,10 @@ class HarnessSizeTest {
     // 10,864 until ./lab compare's change from a median of 0 (a stall) reads "from 0 to x", not "+Infinity %" (+4)
     // 10,868 until which profile's request threads bind has one place (ServiceDefaults.poolOfRequestThreads), where
     // Eta and the overload preset each tested the profile's name, and the overload preset runs on netty (+5)
-    static final int LIMIT = 10_873;
+    // 10,873 until ./lab bench continues an --out that holds forks of the same command and cells, so that a preset
+    // longer than a sitting (the database preset's forks, ~95 min each) gets them in several: the earlier forks
+    // read back and checked, this run's numbered after them, one report of all (PriorForks, +220)
+    static final int LIMIT = 11_093;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

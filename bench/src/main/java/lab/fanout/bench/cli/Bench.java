@@ -142,8 +142,13 @@ public final class Bench implements Callable<Integer> {
             + " trained first (about a minute) when missing or a jar was rebuilt; startup only, see docs/profiling.md")
     boolean aot;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>)")
+    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<timestamp>); one"
+            + " that holds an earlier run of the same command gets this run's forks added, numbered after its own,"
+            + " and a report of them all (forks in several sittings)")
     Path out;
+
+    /** The forks an earlier run wrote to {@code --out}, which this one continues. */
+    private PriorForks prior = PriorForks.NONE;
 
     @Option(names = "--dry-run", description = "list the cells and the estimated time, run nothing")
     boolean dryRun;
@@ -161,31 +166,46 @@ public final class Bench implements Callable<Integer> {
         Matrix matrix = matrix();
         List<Cell> cells = matrix.cells();
         if (dryRun) {
-            cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
-            ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
-            Eta eta = new Eta(BenchRunner.rounds(cells, forks), restarts);
-            System.out.println(cells.size() + " cells" + (forks > 1 ? " x " + forks + " forks" : "") + ", about "
-                    + Eta.format(eta.remaining())
-                    + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
-            return 0;
+            return plan(cells);
         }
         LoadDriver closedLoop = driver == Driver.hey ? new HeyDriver() : new AbDriver();
         VegetaDriver openModel = requireDrivers(cells, closedLoop);
         requireOpenFiles(cells);
         Charts.initialize();   // AWT registers a shutdown hook when first used: not allowed once Ctrl-C has begun
         Path dir = out != null ? out : ws.results().resolve(timestamp());
+        prior = priorForks(dir, cells);
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local",
                 closedLoop.name());
         BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out,
-                csv::append, forks);
+                csv::append, forks, prior.count());
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells" + (forks > 1 ? " x " + forks
                 + " forks" : "") + ", " + target.describe()
                 + "; writing " + dir);
+        if (prior.count() > 0) {
+            System.out.printf("%s holds %d fork(s) of these cells already: adding forks %d to %d, the report covers"
+                    + " them all%n", dir, prior.count(), prior.count() + 1, prior.count() + forks);
+        }
         runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
         System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
+        return 0;
+    }
+
+    /** {@code --dry-run}: the cells, the time they take and the forks {@code --out} holds already. */
+    private int plan(List<Cell> cells) {
+        cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
+        ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
+        Eta eta = new Eta(BenchRunner.rounds(cells, forks), restarts);
+        System.out.println(cells.size() + " cells" + (forks > 1 ? " x " + forks + " forks" : "") + ", about "
+                + Eta.format(eta.remaining())
+                + " (estimated from the bounds; the run's own ETA adjusts as cells finish)");
+        int before = out == null ? 0 : priorForks(out, cells).count();
+        if (before > 0) {
+            System.out.printf("%s holds %d fork(s) of these cells: this run adds forks %d to %d%n", out, before,
+                    before + 1, before + forks);
+        }
         return 0;
     }
 
@@ -294,16 +314,26 @@ public final class Bench implements Callable<Integer> {
     }
 
     /** results.md (with its charts) and environment.txt; also for a run stopped by an error or Ctrl-C. */
-    private void write(Setting s, List<CellResult> results, boolean interrupted, String failure) {
+    private void write(Setting s, List<CellResult> sitting, boolean interrupted, String failure) {
         String command = "./lab bench " + String.join(" ", args());
+        List<CellResult> results = prior.count() == 0 ? sitting : prior.joined(sitting);
         String drivers = Report.drivers(results, s.load().name());
-        List<String> intro = new ArrayList<>(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
-                "Load average (1/5/15 min) before: " + s.loadBefore() + ", after: " + Environment.loadAverage(),
-                "Target: " + s.target().describe() + "; driver: " + drivers
-                        + (rate != null ? " (open model, " + rate + " req/s offered)" : ""),
-                "Forks: " + forks + (forks > 1 ? " (each cell in " + forks + " fresh starts of the services; intervals"
-                        + " over the forks' medians)" : " (one start of the services; intervals over the repetitions,"
-                        + " within that JVM)")));
+        String load = "before: " + s.loadBefore() + ", after: " + Environment.loadAverage();
+        List<String> intro = new ArrayList<>(prior.sittings());
+        int all = prior.count() + forks;
+        if (prior.count() == 0) {
+            intro.addAll(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
+                    "Load average (1/5/15 min) " + load));
+        } else {
+            intro.add(PriorForks.sitting(intro.size() + 1, prior.count() + 1, all, command,
+                    Environment.summary(s.ws().repo()), load));
+        }
+        intro.add("Target: " + s.target().describe() + "; driver: " + drivers
+                + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
+        intro.add("Forks: " + all + (all > 1 ? " (each cell in " + all + " fresh starts of the services"
+                + (prior.count() > 0 ? ", in " + (prior.sittings().size() + 1) + " sittings of this --out" : "")
+                + "; intervals over the forks' medians)" : " (one start of the services; intervals over the"
+                + " repetitions, within that JVM)"));
         if (failure != null) {
             intro.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
@@ -319,6 +349,23 @@ public final class Bench implements Callable<Integer> {
             Files.writeString(s.dir().resolve("environment.txt"), environment);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + s.dir().resolve("environment.txt"), e);
+        }
+    }
+
+    /** @return the forks {@code dir} holds of these cells; refused with --base-url or past 50 forks in all */
+    private PriorForks priorForks(Path dir, List<Cell> cells) {
+        try {
+            PriorForks found = PriorForks.read(dir, cells, args());
+            if (found.count() > 0 && baseUrl != null) {
+                throw bad(dir + " holds forks already, and a fork starts the services afresh, which the harness cannot"
+                        + " do to an existing deployment (--base-url): give a new --out");
+            }
+            if (found.count() + forks > 50) {
+                throw bad(dir + " holds " + found.count() + " forks: with --forks " + forks + " that is past 50");
+            }
+            return found;
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
         }
     }
 
@@ -339,7 +386,7 @@ public final class Bench implements Callable<Integer> {
                     + " default), and a benchmark on them would measure tracing: ./lab down, then ./lab up without it,"
                     + " or add --own-services (at sampling 0; both sets then share the CPU)");
         }
-        if (forks > 1 && !ownServices) {
+        if (forks + prior.count() > 1 && !ownServices) {
             throw bad("--forks starts the services afresh per fork, and ./lab up's services run: ./lab down first,"
                     + " or add --own-services (both sets then share the CPU)");
         }

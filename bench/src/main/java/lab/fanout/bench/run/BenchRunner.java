@@ -41,6 +41,7 @@ public final class BenchRunner {
     private final PrintStream out;
     private final Consumer<CellResult> onCell;
     private final int forks;
+    private final int priorForks;
     private final List<CellResult> done = new ArrayList<>();
     private volatile boolean cancelled;
 
@@ -52,9 +53,10 @@ public final class BenchRunner {
      * @param onCell     called with each finished cell and fork (e.g. to append it to results.csv at once)
      * @param forks      how many fresh starts of the services every cell runs in (JMH's forks): the cells run in
      *                   rounds, each after a restart, so that a slow start or a drifting machine hits every cell alike
+     * @param priorForks forks an earlier sitting ran of the same cells: this run's are numbered after them
      */
     public BenchRunner(Target target, LoadDriver closedLoop, LoadDriver openModel, Path rawDir, PrintStream out,
-                       Consumer<CellResult> onCell, int forks) {
+                       Consumer<CellResult> onCell, int forks, int priorForks) {
         this.target = target;
         this.closedLoop = closedLoop;
         this.openModel = openModel;
@@ -62,6 +64,13 @@ public final class BenchRunner {
         this.out = out;
         this.onCell = onCell;
         this.forks = forks;
+        this.priorForks = priorForks;
+    }
+
+    /** A run of {@code forks} forks, the first of its cells. */
+    public BenchRunner(Target target, LoadDriver closedLoop, LoadDriver openModel, Path rawDir, PrintStream out,
+                       Consumer<CellResult> onCell, int forks) {
+        this(target, closedLoop, openModel, rawDir, out, onCell, forks, 0);
     }
 
     /**
@@ -90,14 +99,14 @@ public final class BenchRunner {
         Eta eta = new Eta(all, target::restartsBetween);
         for (int i = 0; i < all.size() && !cancelled; i++) {
             Cell cell = all.get(i);
-            int fork = i / cells.size() + 1;
+            int fork = priorForks + i / cells.size() + 1;
             int index = i % cells.size() + 1;
-            if (index == 1 && fork > 1) {
-                out.printf("fork %d of %d: the services start afresh%n", fork, forks);
+            if (index == 1 && i > 0) {
+                out.printf("fork %d of %d: the services start afresh%n", fork, priorForks + forks);
                 target.restart();
             }
             String step = String.format(Locale.ROOT, "[%d/%d]%s", i + 1, all.size(),
-                    forks > 1 ? " fork " + fork + "/" + forks : "");
+                    priorForks + forks > 1 ? " fork " + fork + "/" + (priorForks + forks) : "");
             out.printf("%s %s%n", step, cell.label());
             boolean fresh = index == 1 || target.restartsBetween(cells.get(index - 2), cell) > 0;
             CellResult result = runCell(index, cell, fresh, fork);
@@ -105,7 +114,7 @@ public final class BenchRunner {
                 break;
             }
             onCell.accept(result);
-            if (fork == 1) {
+            if (i < cells.size()) {
                 done.add(result);
             } else {
                 done.set(index - 1, done.get(index - 1).merge(result));
@@ -139,7 +148,7 @@ public final class BenchRunner {
     private CellResult runCell(int index, Cell cell, boolean fresh, int fork) throws InterruptedException {
         Deployment d = target.prepare(cell);
         LoadDriver driver = driverFor(cell);
-        String id = cell.id(index) + (forks > 1 ? "-fork" + fork : "");
+        String id = cell.id(index) + (priorForks + forks > 1 ? "-fork" + fork : "");
         Warmup.Drive drive = (load, suffix) -> drive(driver, load, rawDir.resolve(id + suffix));
         Scraper scraper = new Scraper(target.mainManagementUrl(), d.cores())
                 .withOrders(d.dbPool() == null ? null : target.ordersManagementUrl());

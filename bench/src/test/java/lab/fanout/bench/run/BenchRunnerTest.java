@@ -1,19 +1,15 @@
 package lab.fanout.bench.run;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
-import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.DriverRun;
-import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.Strategy;
 import org.HdrHistogram.Histogram;
@@ -98,8 +94,8 @@ class BenchRunnerTest {
     void forksRunTheCellsInRoundsEachAfterAFreshStartAndKeepEveryForksRepetitions(@TempDir Path raw)
             throws InterruptedException {
         List<String> events = new ArrayList<>();
-        Target target = fakeTarget(events, cell -> false);
-        LoadDriver steady = steadyDriver();
+        Target target = FakeRuns.target(events, cell -> false);
+        LoadDriver steady = FakeRuns.steadyDriver();
         List<CellResult> appended = new ArrayList<>();
         Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
                 2, 20);
@@ -119,6 +115,19 @@ class BenchRunnerTest {
         assertThat(results.getFirst().warmupSettled()).isTrue();
     }
 
+    /** A second sitting of the same cells: its forks numbered after the first's, a restart between its rounds. */
+    @Test
+    void aRunAfterEarlierForksNumbersItsForksAfterThem(@TempDir Path raw) throws InterruptedException {
+        List<String> events = new ArrayList<>();
+        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
+                2, 20);
+        List<CellResult> results = new BenchRunner(FakeRuns.target(events, cell -> false), FakeRuns.steadyDriver(),
+                null, raw, System.out, r -> { }, 2, 3).run(List.of(ten));
+
+        assertThat(events).containsExactly("prepare 10", "restart", "prepare 10");
+        assertThat(results.getFirst().repetitions()).extracting(Repetition::fork).containsExactly(4, 4, 5, 5);
+    }
+
     /** A Ctrl-C that stops a service while it starts ends the run as a cancel; an error keeps the cells before it. */
     @Test
     void aFailedStartKeepsTheCellsFinishedBeforeAndACancelIsNotAFailure(@TempDir Path raw) throws InterruptedException {
@@ -126,81 +135,18 @@ class BenchRunnerTest {
                 2, 20);
         Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
                 null, 1, 2, 20);
-        BenchRunner failing = new BenchRunner(fakeTarget(new ArrayList<>(), cell -> cell.concurrency() == 20),
-                steadyDriver(), null, raw, System.out, r -> { }, 1);
+        BenchRunner failing = new BenchRunner(FakeRuns.target(new ArrayList<>(), cell -> cell.concurrency() == 20),
+                FakeRuns.steadyDriver(), null, raw, System.out, r -> { }, 1);
         assertThatThrownBy(() -> failing.run(List.of(ten, twenty))).hasMessageContaining("stopped while");
         assertThat(failing.finished()).extracting(CellResult::cell).containsExactly(ten);
 
         BenchRunner[] cancelled = new BenchRunner[1];
-        cancelled[0] = new BenchRunner(fakeTarget(new ArrayList<>(), cell -> {
+        cancelled[0] = new BenchRunner(FakeRuns.target(new ArrayList<>(), cell -> {
             if (cell.concurrency() == 20) {
                 cancelled[0].cancel();   // the shutdown hook, as main-service's start is cut short
             }
             return cell.concurrency() == 20;
-        }), steadyDriver(), null, raw, System.out, r -> { }, 1);
+        }), FakeRuns.steadyDriver(), null, raw, System.out, r -> { }, 1);
         assertThat(cancelled[0].run(List.of(ten, twenty))).extracting(CellResult::cell).containsExactly(ten);
-    }
-
-    /** Prepares every cell as a 2-core virtual deployment, logged in {@code events}; throws where {@code fails}. */
-    private static Target fakeTarget(List<String> events, Predicate<Cell> fails) {
-        return new Target() {
-            @Override
-            public Deployment prepare(Cell cell) {
-                if (fails.test(cell)) {
-                    throw new IllegalStateException("stopped while main-service was starting");
-                }
-                events.add("prepare " + cell.concurrency());
-                return new Deployment("virtual", true, 200, 500, 500, 1, 2, 200);
-            }
-
-            @Override
-            public URI url(Cell cell) {
-                return URI.create("http://127.0.0.1:9/orders");
-            }
-
-            @Override
-            public URI mainManagementUrl() {
-                return URI.create("http://127.0.0.1:9");   // the discard port: nothing answers, no figures scraped
-            }
-
-            @Override
-            public String describe() {
-                return "fake";
-            }
-
-            @Override
-            public int restartsBetween(Cell previous, Cell next) {
-                return 0;
-            }
-
-            @Override
-            public void restart() {
-                events.add("restart");
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
-
-    /** Every run: all requests answered 2xx in 1 s. */
-    private static LoadDriver steadyDriver() {
-        return new LoadDriver("fake", "", ".out") {
-            @Override
-            public List<String> command(Load load, Path base) {
-                return List.of("fake");
-            }
-
-            @Override
-            protected DriverRun parse(Load load, Path base) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public DriverRun run(Load load, Path base) {
-                return new DriverRun(load.concurrency(), 400, 400, new TreeMap<>(), 1, new Histogram(3));
-            }
-        };
     }
 }
