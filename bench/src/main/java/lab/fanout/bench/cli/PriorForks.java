@@ -43,8 +43,8 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
      * @param command this run's {@code ./lab bench} arguments
      * @return {@link #NONE} when {@code dir} holds no results.csv
      * @throws IllegalArgumentException when {@code dir}'s forks came from another command (besides {@code --forks}
-     *                                  and {@code --out}) or other cells, end in an incomplete round, or hold tail
-     *                                  cells; the message names the fix
+     *                                  and {@code --out}) or other cells, or end in an incomplete round; the message
+     *                                  names the fix
      */
     static PriorForks read(Path dir, List<Cell> cells, List<String> command) {
         if (!Files.isRegularFile(dir.resolve("results.csv"))) {
@@ -84,10 +84,6 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
             throw new IllegalArgumentException(dir + " holds " + before.size() + " cells where this run has "
                     + cells.size() + (before.size() < cells.size() ? " (its first fork was stopped): forks are whole"
                     + " rounds; give a new --out" : " (the matrix changed?)" + fix));
-        }
-        if (before.stream().anyMatch(r -> r.cell().tail().isPresent())) {
-            throw new IllegalArgumentException(dir + " holds tail cells, whose slow share needs every request's"
-                    + " latency, which results.csv does not keep: run all their forks in one sitting");
         }
     }
 

@@ -26,8 +26,7 @@ import picocli.CommandLine.Spec;
         description = {"Draws a ./lab bench result's charts anew from its results.csv, with today's chart code, as a"
                 + " run would draw them now: throughput and bound, latency percentiles, efficiency, memory; or the"
                 + " overload preset's from its overload.csv: goodput and admitted p99 against offered load.",
-                "Not drawn: a tail's slow share (it needs every request's latency; results.md has the figure) and the"
-                        + " open-vs-closed picture (it needs each closed cell's clients ceiling, not in the CSV)."},
+                "Not drawn: the open-vs-closed picture (it needs each closed cell's clients ceiling, not in the CSV)."},
         footer = {"", "Examples:", "  ./lab charts results/20261126-120000      (into that folder)",
                 "  ./lab charts docs/results/scale-forks5-20261126.csv --out /tmp/scale",
                 "  ./lab charts docs/results/overload-virtual-forks3-20261127.csv --out /tmp/overload"})
@@ -67,7 +66,7 @@ final class Redraw implements Callable<Integer> {
         Charts.initialize();
         cells.stream().collect(Collectors.groupingBy(r -> r.cell().block(), LinkedHashMap::new, Collectors.toList()))
                 .forEach((block, rows) -> {
-                    for (String png : Charts.write(dir, block, rows, List.of(Charts.SLOW_SHARE))) {
+                    for (String png : Charts.write(dir, block, rows)) {
                         System.out.println(dir.resolve(png) + "  (" + block + ", " + rows.size() + " cells)");
                     }
                 });

@@ -23,8 +23,7 @@ import picocli.CommandLine.Spec;
                 + " a run would write them now; keeps from the markdown it replaces what the CSV does not hold:"
                 + " title, intro (command, machine, load average, target, forks), each block's knobs header and"
                 + " chart links. Beside ./lab charts, which draws the charts anew.",
-                "Refused: a result with tail cells (their slow share needs every request's latency) and the"
-                        + " overload preset's report (overload.csv)."},
+                "Refused: the overload preset's report (overload.csv)."},
         footer = {"", "Examples:", "  ./lab report results/20261126-120000      (its results.md, in place)",
                 "  ./lab report docs/results/scale-forks5-20261126.csv   (scale-forks5-20261126.md beside it)",
                 "  ./lab report docs/results/scale-forks5-20261126.csv --out /tmp/scale.md"})

@@ -18,7 +18,7 @@ import org.apache.commons.statistics.interval.Interval;
  * A finished cell and the figures the report shows: each figure of a repetition (throughput, a latency percentile, a
  * peak, CPU per request) as the median with its confidence interval over {@link #samples} ({@link #estimate}); the
  * heap after the cell, read once per fork, over the forks. {@link #latencyMs} and {@link #slowShare} pool all
- * repetitions' requests in one histogram instead. An absent figure is null, never 0.
+ * repetitions' requests instead. An absent figure is null, never 0.
  *
  * @param index          1-based position in the run
  * @param littlesLaw     the Little's-law bound of the reported knobs; {@link #bound()} adds the CPU's
@@ -160,12 +160,16 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
      */
     public Optional<double[]> slowShare() {
         return cell.tail().map(tail -> {
-            Histogram all = latencies();
-            long n = all.getTotalCount();
+            long above = 0;
+            long n = 0;
+            for (Repetition r : repetitions) {
+                long[] slow = r.run().slowerThan(tail.slowAboveMs(deployment.latencyMs()));
+                above += slow[0];
+                n += slow[1];
+            }
             if (n == 0) {
                 return new double[] {Double.NaN, Double.NaN, Double.NaN};
             }
-            long above = n - all.getCountBetweenValues(0, (long) (tail.slowAboveMs(deployment.latencyMs()) * 1000));
             Interval ci = BinomialConfidenceInterval.WILSON_SCORE.fromErrorRate((int) n, (int) above, 0.05);
             return new double[] {ci.getLowerBound(), (double) above / n, ci.getUpperBound()};
         });

@@ -17,14 +17,24 @@ import org.HdrHistogram.Histogram;
  *                          coordinated omission)
  * @param offeredPerSecond  open model: the offered (arrival) rate, req/s; null for a closed loop
  * @param sendLatencyMicros open model: the same requests from their actual send, µs; null for a closed loop
+ * @param slowAnswers       a tail cell read back from results.csv: its answers slower than the cell's slow threshold
+ *                          ({@link Tail#slowAboveMs}), which the five percentiles read back cannot give; null when
+ *                          {@code latencyMicros} holds every answer (a live run)
  */
 public record DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
-                        Histogram latencyMicros, Double offeredPerSecond, Histogram sendLatencyMicros) {
+                        Histogram latencyMicros, Double offeredPerSecond, Histogram sendLatencyMicros,
+                        Long slowAnswers) {
+
+    /** A live open-model run (vegeta): its histograms hold every answer. */
+    public DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
+                     Histogram latencyMicros, Double offeredPerSecond, Histogram sendLatencyMicros) {
+        this(requested, answered, ok, errors, windowSeconds, latencyMicros, offeredPerSecond, sendLatencyMicros, null);
+    }
 
     /** A closed-loop run (hey, ab): latency from the send. */
     public DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
                      Histogram latencyMicros) {
-        this(requested, answered, ok, errors, windowSeconds, latencyMicros, null, null);
+        this(requested, answered, ok, errors, windowSeconds, latencyMicros, null, null, null);
     }
 
     /** @return 2xx answers per second over the window, req/s (what hey and ab call Requests/sec, errors left out) */
@@ -35,6 +45,19 @@ public record DriverRun(long requested, long answered, long ok, SortedMap<String
     /** @return answers of any status per second, req/s (for sizing the next run) */
     public double answeredPerSecond() {
         return windowSeconds > 0 ? answered / windowSeconds : 0;
+    }
+
+    /**
+     * @param ms a tail's slow threshold, ms ({@link Tail#slowAboveMs})
+     * @return {answers slower than {@code ms}, answers timed}: counted in the histogram, or {@link #slowAnswers} of
+     *         {@link #answered} when read back (its threshold is the cell's: {@code ms} must be the same)
+     */
+    public long[] slowerThan(double ms) {
+        if (slowAnswers != null) {
+            return new long[] {slowAnswers, answered};
+        }
+        long n = latencyMicros.getTotalCount();
+        return new long[] {n - latencyMicros.getCountBetweenValues(0, (long) (ms * 1000)), n};
     }
 
     public long errorCount() {

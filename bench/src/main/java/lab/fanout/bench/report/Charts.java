@@ -89,22 +89,11 @@ public final class Charts {
         g.dispose();
     }
 
-    /** @return the file names written into {@code dir} for {@code block} */
+    /** @return the file names written into {@code dir} for {@code block}, e.g. {@code scale-throughput.png} */
     public static List<String> write(Path dir, String block, List<CellResult> cells) {
-        return write(dir, block, cells, List.of());
-    }
-
-    /**
-     * @param leaveOut kinds of chart not to draw, e.g. {@link #SLOW_SHARE}
-     * @return the file names written into {@code dir} for {@code block}, e.g. {@code scale-throughput.png}
-     */
-    public static List<String> write(Path dir, String block, List<CellResult> cells, List<String> leaveOut) {
         System.setProperty("java.awt.headless", "true");
         List<String> files = new ArrayList<>();
         charts(block, cells).forEach((name, chart) -> {
-            if (leaveOut.stream().anyMatch(kind -> name.equals(block + "-" + kind))) {
-                return;
-            }
             try {
                 BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
             } catch (IOException e) {

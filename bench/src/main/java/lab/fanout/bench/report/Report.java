@@ -65,17 +65,12 @@ public final class Report {
      *
      * @param markdown the result's markdown as a run (or an earlier rewrite) wrote it
      * @throws IllegalArgumentException when {@code markdown} is not a {@code ./lab bench} report (no {@code # } title
-     *                                  on its first line), or a cell asks for a tail (its slow share needs every
-     *                                  request's latency)
+     *                                  on its first line)
      */
     public static String rewrite(String markdown, List<CellResult> results) {
         List<String> lines = markdown.lines().toList();
         if (lines.isEmpty() || !lines.getFirst().startsWith("# ")) {
             throw new IllegalArgumentException("not a ./lab bench report (its first line is no '# ' title)");
-        }
-        if (results.stream().anyMatch(r -> r.cell().tail().isPresent())) {
-            throw new IllegalArgumentException("a tail's slow share needs every request's latency, which the CSV does"
-                    + " not hold: the run's tables stand as it wrote them");
         }
         List<String> intro = new ArrayList<>(lines.stream().skip(2).takeWhile(line -> !line.isBlank())
                 .map(line -> line.endsWith("  ") ? line.substring(0, line.length() - 2) : line).toList());

@@ -7,13 +7,17 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.Cell;
@@ -150,6 +154,10 @@ public final class ResultsCsv {
         col("orders_thread_stacks_reserved_mib", r -> ordersSnapshot(r, Memory.Snapshot::stackReservedMiB));
         col("orders_live_virtual_threads", r -> ordersSnapshot(r, Memory.Snapshot::virtualThreads));
         col("orders_off_heap_committed_mib", r -> ordersSnapshot(r, Memory.Snapshot::offHeapMiB));
+        // a tail cell's answers past its slow threshold, per repetition: with answered, the slow share of any set of
+        // repetitions (forks added in a later sitting, ./lab report), which the percentiles above cannot give
+        col("slow_answers", r -> r.cell.cell().tail().map(t -> r.rep.run().slowerThan(
+                t.slowAboveMs(r.cell.deployment().latencyMs()))[0]).orElse(null));
     }
 
     public static List<String> header() {
@@ -212,9 +220,10 @@ public final class ResultsCsv {
      * Reads a results.csv back into the cells it was written from, as far as it holds them ({@code ./lab charts}):
      * one CellResult per block and cell, its rows (repetitions, every fork) in file order. A repetition's latency
      * histogram holds only the percentiles the CSV keeps (p50, p90, p99, p99.9, max), each at its rank among 1,000
-     * values, so that those read back within HdrHistogram's 0.1 %; other percentiles and a tail's slow share are not
-     * there. A role's CPU seconds are its CPU ms per answer × answers. Columns an older CSV lacks read as absent
-     * (fork 1, warm-up settled, no memory); the load's URL is the file's.
+     * values, so that those read back within HdrHistogram's 0.1 %; other percentiles are not there, and a tail's
+     * slow answers come from their own column ({@link #slowAnswers}). A role's CPU seconds are its CPU ms per answer
+     * × answers. Columns an older CSV lacks read as absent (fork 1, warm-up settled, no memory); the load's URL is the
+     * file's.
      *
      * @throws IllegalArgumentException as {@link #rows}, or naming the row whose strategy or number cannot be read
      */
@@ -252,14 +261,42 @@ public final class ResultsCsv {
             Map<Integer, Double> heapAfter = new TreeMap<>();
             rows.stream().filter(row -> number(row, "heap_after_cell_mb") != null).forEach(row -> heapAfter.put(
                     fork(row), number(row, "heap_after_cell_mb") * 1e6));
+            List<Long> slow = slowAnswers(cell, rows);
             return new CellResult(integer(r, "cell"), cell, deployment, littlesLaw,
-                    rows.stream().map(row -> repetition(result, cell, row)).toList(), heapAfter, r.get("command"));
+                    IntStream.range(0, rows.size()).mapToObj(i -> repetition(result, cell, rows.get(i), slow.get(i)))
+                            .toList(), heapAfter, r.get("command"));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(result + ", row " + r.getRecordNumber() + ": " + e.getMessage(), e);
         }
     }
 
-    private static Repetition repetition(Path result, Cell cell, CSVRecord r) {
+    /**
+     * @return per row, a tail cell's answers past its slow threshold: its slow_answers column, or in a CSV from
+     *         before that column (2026-12-05) the cell's slow_share_cell_pct of its answers spread over the rows by
+     *         their answers, rounded cumulatively so that the sum, all a slow share uses, is the cell's; nulls
+     *         without a tail
+     */
+    private static List<Long> slowAnswers(Cell cell, List<CSVRecord> rows) {
+        if (cell.tail().isEmpty()) {
+            return Collections.nCopies(rows.size(), null);
+        }
+        if (rows.stream().allMatch(row -> number(row, "slow_answers") != null)) {
+            return rows.stream().map(row -> number(row, "slow_answers").longValue()).toList();
+        }
+        double share = Objects.requireNonNullElse(number(rows.getFirst(), "slow_share_cell_pct"), 0.0) / 100;
+        List<Long> spread = new ArrayList<>();
+        long answered = 0;
+        long given = 0;
+        for (CSVRecord row : rows) {
+            answered += integer(row, "answered");
+            long upTo = Math.round(share * answered);
+            spread.add(upTo - given);
+            given = upTo;
+        }
+        return spread;
+    }
+
+    private static Repetition repetition(Path result, Cell cell, CSVRecord r, Long slowAnswers) {
         long answered = integer(r, "answered");
         boolean open = cell.ratePerSecond() != null;
         Double requests = number(r, "requests");
@@ -276,7 +313,8 @@ public final class ResultsCsv {
         DriverRun run = new DriverRun(requests == null ? answered : requests.longValue(), answered, integer(r, "ok"),
                 errors, number(r, "window_s"), percentiles(number(r, "p50_ms"), number(r, "p90_ms"),
                 number(r, "p99_ms"), number(r, "p99_9_ms"), number(r, "max_ms")), open ? cell.ratePerSecond() : null,
-                open ? percentiles(number(r, "sent_p50_ms"), null, number(r, "sent_p99_ms"), null, null) : null);
+                open ? percentiles(number(r, "sent_p50_ms"), null, number(r, "sent_p99_ms"), null, null) : null,
+                slowAnswers);
         Memory.Snapshot snapshot = snapshot(r, "");
         Memory.Snapshot orders = snapshot(r, "orders_");
         ServerFigures server = new ServerFigures(number(r, "peak_platform_threads"),

@@ -14,6 +14,7 @@ import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.report.ResultsCsv;
 import lab.fanout.bench.run.BenchRunner;
 import lab.fanout.bench.run.FakeRuns;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,11 +97,34 @@ class PriorForksTest {
                 .hasMessageContaining("last round is incomplete (cell 2 holds 1 of 2 forks)");
     }
 
-    /** One sitting as ./lab bench runs it: rows appended to results.csv, then results.md. */
+    @Test
+    void aTailsSlowShareSpansItsSittings(@TempDir Path dir) throws Exception {
+        // 10 of each run's 400 answers past the slow threshold (200 + 1,000 ÷ 2 ms): 2.5 % in every fork
+        Histogram latencies = new Histogram(3);
+        latencies.recordValueWithCount(60_000, 390);
+        latencies.recordValueWithCount(1_060_000, 10);
+        List<Cell> tail = List.of(new Cell("tail", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 8, 200,
+                "width=1&tailRate=0.01&tailMs=1000", null, 400, null, 1, 2, 20));
+        sitting(dir, tail, 1, 0, latencies);
+        PriorForks prior = PriorForks.read(dir, tail, COMMAND);
+        CellResult joined = prior.joined(sitting(dir, tail, 1, prior.count(), latencies)).getFirst();
+        assertThat(joined.forks()).isEqualTo(2);
+        assertThat(joined.slowShare().orElseThrow()[1]).as("40 of 1,600 answers").isEqualTo(0.025);
+        assertThat(ResultsCsv.read(dir).getFirst().slowShare().orElseThrow()).containsExactly(joined.slowShare()
+                .orElseThrow());
+    }
+
     private static List<CellResult> sitting(Path dir, List<Cell> cells, int forks, int prior) throws Exception {
+        return sitting(dir, cells, forks, prior, new Histogram(3));
+    }
+
+    /** One sitting as ./lab bench runs it: rows appended to results.csv, then results.md. */
+    private static List<CellResult> sitting(Path dir, List<Cell> cells, int forks, int prior, Histogram latencies)
+            throws Exception {
         ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
         List<CellResult> run = new BenchRunner(FakeRuns.target(new ArrayList<>(), c -> false),
-                FakeRuns.steadyDriver(), null, dir.resolve("raw"), System.out, csv::append, forks, prior).run(cells);
+                FakeRuns.steadyDriver(latencies), null, dir.resolve("raw"), System.out, csv::append, forks, prior)
+                .run(cells);
         report(dir, "Command: `./lab bench " + String.join(" ", COMMAND) + "`", "Machine: 2 cores",
                 "Load average (1/5/15 min) before: 0.1, after: 1.9");
         return run;

@@ -190,11 +190,6 @@ class ReportTest {
         assertThat(Report.rewrite(rewritten, readBack)).isEqualTo(rewritten);
         assertThatThrownBy(() -> Report.rewrite("## Past capacity\n", readBack))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a ./lab bench report");
-        Histogram h = new Histogram(3);
-        h.recordValue(200_000);
-        CellResult tail = TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0);
-        assertThatThrownBy(() -> Report.rewrite(rewritten, List.of(tail)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slow share");
     }
 
     /** gh-13 part 3: main-service's JVM as it reported itself, in the header, or as columns when it varies. */

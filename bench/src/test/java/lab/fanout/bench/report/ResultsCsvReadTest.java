@@ -12,6 +12,8 @@ import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.TailTest;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
@@ -66,6 +68,42 @@ class ResultsCsvReadTest {
                         .as(name).containsExactly(series.getYData(), within(0.01)));
             }
         }
+    }
+
+    /**
+     * A tail's slow share pools every answer of every repetition; the percentiles read back cannot give it, so each row
+     * carries its slow answers, and a CSV from before that column its cell's share: either reads back the run's share
+     * and interval, so that ./lab report rewrites a tail's tables and a later sitting adds forks to it.
+     */
+    @Test
+    void aTailsSlowShareReadsBackAsTheRunMeasuredIt(@TempDir Path dir) throws IOException {
+        List<Repetition> reps = new java.util.ArrayList<>();
+        int[] slow = {22, 27, 31};   // of 1,000 answers each: 80 of 3,000, 2.667 %
+        for (int i = 0; i < slow.length; i++) {
+            Histogram h = new Histogram(3);
+            h.recordValueWithCount(60_000, 1000 - slow[i]);
+            h.recordValueWithCount(1_060_000, slow[i]);
+            Repetition p = TailTest.cell("width=1&tailRate=0.01&tailMs=1000", h, 0.0).repetitions().getFirst();
+            reps.add(new Repetition(i + 1, p.load(), p.run(), p.server(), p.machineBusyPercent(),
+                    p.othersCpuPercent(), p.cpuSeconds()));
+        }
+        CellResult one = TailTest.cell("width=1&tailRate=0.01&tailMs=1000", new Histogram(3), 0.0);
+        CellResult run = new CellResult(1, one.cell(), one.deployment(), one.littlesLaw(), reps, Map.of(), "hey");
+        new ResultsCsv(dir.resolve("results.csv"), "local", "hey").append(run);
+        double[] measured = run.slowShare().orElseThrow();
+        assertThat(measured[1]).isCloseTo(80 / 3000.0, within(1e-12));
+
+        assertThat(ResultsCsv.read(dir).getFirst().slowShare().orElseThrow()).containsExactly(measured);
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        assertThat(lines.getFirst()).endsWith(",slow_answers");
+        Path older = Files.write(dir.resolve("older.csv"), lines.stream()
+                .map(line -> line.substring(0, line.lastIndexOf(','))).toList());
+        assertThat(ResultsCsv.read(older).getFirst().slowShare().orElseThrow()).containsExactly(measured);
+
+        String tables = ResultsMarkdown.render("tail", List.of("Command: `./lab bench --preset tail`"), List.of(run),
+                Map.of(), false);
+        assertThat(tables).contains("| 2.7 % (2.1–3.3) |");
+        assertThat(Report.rewrite(tables, ResultsCsv.read(dir))).contains("| 2.7 % (2.1–3.3) |");
     }
 
     @Test

@@ -64,6 +64,11 @@ public final class FakeRuns {
 
     /** Every run: all requests answered 2xx in 1 s. */
     public static LoadDriver steadyDriver() {
+        return steadyDriver(new Histogram(3));
+    }
+
+    /** Every run: all requests answered 2xx in 1 s, with these 400 response times, µs. */
+    public static LoadDriver steadyDriver(Histogram latencies) {
         return new LoadDriver("fake", "", ".out") {
             @Override
             public List<String> command(Load load, Path base) {
@@ -77,7 +82,7 @@ public final class FakeRuns {
 
             @Override
             public DriverRun run(Load load, Path base) {
-                return new DriverRun(load.concurrency(), 400, 400, new TreeMap<>(), 1, new Histogram(3));
+                return new DriverRun(load.concurrency(), 400, 400, new TreeMap<>(), 1, latencies.copy());
             }
         };
     }
