@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  ./lab compare docs/results/quick-a results/20261125-120000",
                 "  ./lab compare results/20261125-120000 --by strategy   (each strategy against the first)",
                 "  ./lab compare results/20261125-120000 --by profile    (each server profile against the first)",
-                "  ./lab compare results/database --by orders_store      (R2DBC against JDBC, the same db pool)"})
+                "  ./lab compare results/database --by orders_store      (R2DBC against JDBC, the same db pool)",
+                "  ./lab compare results/tail --by hedge                 (hedgeAfterMs=… against no hedge; tail cells"
+                        + " add their slow share)"})
 final class Compare implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "A", description = "results folder (with results.csv) or a results CSV")
@@ -31,8 +33,8 @@ final class Compare implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", arity = "0..1", description = "the other one (not with --by)")
     Path b;
 
-    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy, profile or"
-            + " orders_store (each against the first one in A, cell by cell)")
+    @Option(names = "--by", paramLabel = "KNOB", description = "compare within A instead: strategy, profile,"
+            + " orders_store or hedge (the query's hedgeAfterMs; each against the first one in A, cell by cell)")
     String by;
 
     @Spec

@@ -2,6 +2,7 @@ package lab.fanout.bench.report;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import lab.fanout.bench.model.Stats;
 import org.apache.commons.csv.CSVRecord;
@@ -24,7 +26,8 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * p-value of n and m samples is 2 ÷ C(n + m, n), so 3 against 3 never goes below 0.1 and 4 against 4 is needed).
  * A cell whose warm-up ended on its time cap, or whose main-service spent under 80 % of its {@code cpuMs}
  * ({@code cpu_spent} false: it did not measure the work it names), gets no verdict. {@link #renderBy} compares
- * within one result instead: each strategy (or profile) against the first one, cell by cell.
+ * within one result instead: each strategy (or profile) against the first one, cell by cell. A tail cell (a
+ * {@code slow_answers} column) adds its slow share: each repetition's slow answers ÷ its answers, %.
  */
 public final class Comparison {
 
@@ -32,8 +35,19 @@ public final class Comparison {
     /** The columns that say which cell a row of results.csv belongs to; those a CSV lacks read "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
             "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
-    /** Figure column to its label, the direction that is better left to the reader. */
-    static final Map<String, String> FIGURES = Map.of("throughput_req_per_s", "req/s", "p99_ms", "p99 ms");
+    /** A tail cell's answers past its slow threshold, % of its answers: not a column, from slow_answers ÷ answered. */
+    static final String SLOW_SHARE = "slow_share_pct";
+    /** Figure column to its label, the direction that is better left to the reader; in the order the rows show. */
+    static final Map<String, String> FIGURES = new LinkedHashMap<>();
+
+    static {
+        FIGURES.put("throughput_req_per_s", "req/s");
+        FIGURES.put("p99_ms", "p99 ms");
+        FIGURES.put(SLOW_SHARE, "slow share %");
+    }
+
+    /** {@code --by hedge}: the query's hedgeAfterMs, "none" without it; the cell is the rest of the query. */
+    private static final String HEDGE = "hedge";
 
     private static final String HEADER = "| cell | figure | A: median (CI · its confidence), n | B: median (CI · its"
             + " confidence), n | change | p (Mann-Whitney U) |\n|:---|:---|---:|---:|---:|---:|\n";
@@ -67,22 +81,27 @@ public final class Comparison {
     }
 
     /** The knobs {@link #renderBy} compares within one result. */
-    public static final List<String> BY = List.of("strategy", "profile", "orders_store");
+    public static final List<String> BY = List.of("strategy", "profile", "orders_store", HEDGE);
 
     /**
-     * {@code ./lab compare R --by strategy|profile|orders_store}: within one result, each value of that knob against
-     * the first one in it, per cell (the cell's other knobs the same), e.g. each server profile against the first for
-     * the same strategy and clients, or R2DBC against JDBC at the same db pool.
+     * {@code ./lab compare R --by strategy|profile|orders_store|hedge}: within one result, each value of that knob
+     * against the first one in it, per cell (the cell's other knobs the same), e.g. each server profile against the
+     * first for the same strategy and clients, R2DBC against JDBC at the same db pool, or a hedged tail cell
+     * ({@code hedgeAfterMs=100}) against the same query without a hedge.
      *
      * @param knob one of {@link #BY}
      * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two values
      */
     public static String renderBy(Path result, String knob) {
+        boolean hedge = knob.equals(HEDGE);
         // by profile, Tomcat's threads go with it: Reactor Netty has none (an empty column), yet the same cell
-        List<String> others = KEY.stream().filter(k -> !k.equals(knob)
+        List<String> others = KEY.stream().filter(k -> !k.equals(knob) && !(hedge && k.equals("query"))
                 && !(knob.equals("profile") && k.equals("tomcat_threads_max"))).toList();
+        Function<CSVRecord, String> cellOf = hedge ? row -> (cellKey(row, others) + " " + unhedgedQuery(row)).strip()
+                : row -> cellKey(row, others);
+        Function<CSVRecord, String> valueOf = hedge ? Comparison::hedgeAfter : row -> row.get(knob);
         Map<String, Map<String, Samples>> byValue = new LinkedHashMap<>();
-        samples(result, row -> cellKey(row, others) + "\t" + row.get(knob)).forEach((key, samples) -> {
+        samples(result, row -> cellOf.apply(row) + "\t" + valueOf.apply(row)).forEach((key, samples) -> {
             String[] cellAndValue = key.split("\t");
             byValue.computeIfAbsent(cellAndValue[0], k -> new LinkedHashMap<>()).put(cellAndValue[1], samples);
         });
@@ -97,13 +116,33 @@ public final class Comparison {
         });
         if (md.length() == HEADER.length()) {
             throw new IllegalArgumentException(result + " has no cell (" + others + ") with two "
-                    + (knob.equals("strategy") ? "strategies" : knob + "s"));
+                    + (knob.equals("strategy") ? "strategies" : hedge ? "hedgeAfterMs (none is one)" : knob + "s"));
         }
         return md.toString();
     }
 
+    /** @return the query's {@code hedgeAfterMs} (ms, or p95 and the like), "none" when it sends no hedge */
+    private static String hedgeAfter(CSVRecord row) {
+        return query(row).filter(p -> p.startsWith("hedgeAfterMs=")).map(p -> p.substring(p.indexOf('=') + 1))
+                .findFirst().orElse("none");
+    }
+
+    /** @return {@code query=…} without its hedgeAfterMs, "" for no query left */
+    private static String unhedgedQuery(CSVRecord row) {
+        String rest = query(row).filter(p -> !p.startsWith("hedgeAfterMs=")).collect(Collectors.joining("&"));
+        return rest.isEmpty() ? "" : "query=" + rest;
+    }
+
+    private static Stream<String> query(CSVRecord row) {
+        return row.isMapped("query") ? Arrays.stream(row.get("query").split("&")).filter(p -> !p.isEmpty())
+                : Stream.empty();
+    }
+
     private static void rows(StringBuilder md, String cell, Samples a, Samples b) {
-        for (String figure : List.of("throughput_req_per_s", "p99_ms")) {
+        for (String figure : FIGURES.keySet()) {
+            if (a.figures().get(figure).isEmpty() || b.figures().get(figure).isEmpty()) {
+                continue;   // a slow share outside a tail cell, or in a CSV older than its slow_answers
+            }
             String unfit = a.unfit() != null ? a.unfit() : b.unfit();
             md.append(unfit == null ? row(cell, FIGURES.get(figure), a.figures().get(figure), b.figures().get(figure))
                     : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ %s | no verdict |%n", cell,
@@ -178,7 +217,8 @@ public final class Comparison {
         boolean forked = rows.stream().map(Comparison::fork).distinct().count() > 1;
         Function<CSVRecord, String> sample = forked ? Comparison::fork : r -> String.valueOf(r.getRecordNumber());
         Map<String, List<Double>> figures = new LinkedHashMap<>();
-        FIGURES.keySet().forEach(f -> figures.put(f, forkMedians(rows, sample, r -> number(r, f))));
+        FIGURES.keySet().forEach(f -> figures.put(f, forkMedians(rows, sample,
+                r -> f.equals(SLOW_SHARE) ? 100 * number(r, "slow_answers") / number(r, "answered") : number(r, f))));
         return new Samples(figures, anyFalse(rows, "warmup_settled") ? "warm-up capped"
                 : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : null);
     }

@@ -106,7 +106,7 @@ class ComparisonTest {
         }
         String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv), "strategy");
         assertThat(md).contains("| quick virtual concurrency=100: scopeFork → sequential | req/s |")
-                .contains("| -62.1 % | 0.002 |").doesNotContain("NaN")
+                .contains("| -62.1 % | 0.002 |").doesNotContain("NaN").doesNotContain("slow share")
                 .containsPattern("scopeFork → reactive \\| req/s \\| .* \\| ~ \\| ");
         assertThatThrownBy(() -> Comparison.renderBy(Files.writeString(dir.resolve("one.csv"),
                 FORK_HEADER + forkRow("scopeFork", 1, 1, true)), "strategy"))
@@ -144,6 +144,37 @@ class ComparisonTest {
         assertThat(md).contains("| database scopeFork virtual db_pool=5 concurrency=60: postgres → r2dbc | req/s |")
                 .contains("| -16.5 % | 0.008 |")
                 .containsPattern("db_pool=20 concurrency=60: postgres → r2dbc \\| req/s \\| .* \\| ~ \\| ");
+    }
+
+    /** The tail preset's question: a hedged cell against the same query unhedged, its slow share tested too. */
+    @Test
+    void byHedgeComparesAHedgedTailCellWithTheSameQueryUnhedged(@TempDir Path dir) throws IOException {
+        StringBuilder csv = new StringBuilder("block,strategy,profile,concurrency,query,answered,slow_answers,"
+                + "throughput_req_per_s,p99_ms,fork,warmup_settled\n");
+        String wide = "width=10&tailRate=0.01&tailMs=1000";
+        String narrow = "width=1&tailRate=0.01&tailMs=1000";
+        for (int fork = 1; fork <= 5; fork++) {
+            for (int rep = -1; rep <= 1; rep++) {
+                // 30 calls: 25 + fork % slow (repetitions around it) against 0.1 × fork % hedged, ranges apart
+                csv.append(tailRow(wide, 100, 25 + fork + rep, 30 + fork, 1060, fork))
+                        .append(tailRow(wide + "&hedgeAfterMs=100", 1000, fork, 90 + fork, 160, fork))
+                        // 3 calls: 2 × fork % against 2 × fork + 1 %, interleaved: noise
+                        .append(tailRow(narrow, 100, 2 * fork, 100 + fork, 1055, fork))
+                        .append(tailRow("hedgeAfterMs=p95&" + narrow, 100, 2 * fork + 1, 140 + fork, 110, fork));
+            }
+        }
+        String md = Comparison.renderBy(Files.writeString(dir.resolve("r.csv"), csv), "hedge");
+        assertThat(md).contains("| tail scopeFork virtual concurrency=8 query=" + wide + ": none → 100 "
+                        + "| slow share % | 28.0 (26.0–30.0 · 94 %), 5 | 0.3 (0.1–0.5 · 94 %), 5 | -98.9 % | 0.008 |")
+                .containsPattern("query=" + narrow + ": none → p95 \\| slow share % \\| .* \\| ~ \\| ")
+                .containsPattern("query=" + narrow + ": none → p95 \\| req/s \\| .* \\| \\+\\d+\\.\\d % \\| 0.008 \\|");
+        assertThatThrownBy(() -> Comparison.renderBy(Files.writeString(dir.resolve("quick.csv"),
+                FORK_HEADER + forkRow("scopeFork", 1, 1, true)), "hedge")).hasMessageContaining("two hedgeAfterMs");
+    }
+
+    private static String tailRow(String query, int answered, int slow, double throughput, double p99, int fork) {
+        return "tail,scopeFork,virtual,8," + query + "," + answered + "," + slow + "," + throughput + "," + p99 + ","
+                + fork + ",true\n";
     }
 
     static final String FORK_HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
