@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 public record Tail(int width, double tailRate, int tailMs, int calls, String hedge) {
 
     /** @return a query's parameters, e.g. {@code width=3&cpuMs=5} → {width=3, cpuMs=5}; the last of a repeated one */
-    static Map<String, String> params(String query) {
+    public static Map<String, String> params(String query) {
         return Arrays.stream(query.split("&")).map(kv -> kv.split("=", 2)).filter(kv -> kv.length == 2)
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b));
     }

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Tail;
 import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
@@ -123,19 +123,18 @@ public final class Comparison {
 
     /** @return the query's {@code hedgeAfterMs} (ms, or p95 and the like), "none" when it sends no hedge */
     private static String hedgeAfter(CSVRecord row) {
-        return query(row).filter(p -> p.startsWith("hedgeAfterMs=")).map(p -> p.substring(p.indexOf('=') + 1))
-                .findFirst().orElse("none");
+        return Tail.params(query(row)).getOrDefault("hedgeAfterMs", "none");
     }
 
-    /** @return {@code query=…} without its hedgeAfterMs, "" for no query left */
+    /** @return {@code query=…} without its hedgeAfterMs, the rest in its order; "" for no query left */
     private static String unhedgedQuery(CSVRecord row) {
-        String rest = query(row).filter(p -> !p.startsWith("hedgeAfterMs=")).collect(Collectors.joining("&"));
+        String rest = Arrays.stream(query(row).split("&")).filter(p -> !p.isEmpty() && !p.startsWith("hedgeAfterMs="))
+                .collect(Collectors.joining("&"));
         return rest.isEmpty() ? "" : "query=" + rest;
     }
 
-    private static Stream<String> query(CSVRecord row) {
-        return row.isMapped("query") ? Arrays.stream(row.get("query").split("&")).filter(p -> !p.isEmpty())
-                : Stream.empty();
+    private static String query(CSVRecord row) {
+        return row.isMapped("query") ? row.get("query") : "";
     }
 
     private static void rows(StringBuilder md, String cell, Samples a, Samples b) {
