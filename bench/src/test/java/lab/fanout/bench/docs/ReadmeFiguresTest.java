@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.report.ResultsCsv;
+import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,11 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReadmeFiguresTest {
 
-    /** A figure of the README: its exact text, and where it comes from. */
-    record Claim(String text, String csv, String column, Map<String, List<String>> where) {
+    /**
+     * A figure of the README: its exact text, and where it comes from. With {@code count} (a value, or ">0") the
+     * figure is "k of n": the matching rows (forks) whose column holds that value, of all matching rows.
+     */
+    record Claim(String text, String csv, String column, Map<String, List<String>> where, String count) {
+        Claim(String text, String csv, String column, Map<String, List<String>> where) {
+            this(text, csv, column, where, null);
+        }
     }
 
-    private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\d])\\d[\\d,]*(?:\\.\\d+)?");
+    private static final Pattern K_OF_N = Pattern.compile("\\d+ of \\d+");
+
+    private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\d])\\d+(?:,\\d{3})*(?:\\.\\d+)?");
     private static final List<String> CELL = List.of("block", "strategy", "profile", "tomcat_threads_max",
             "pool_max_total", "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms",
             "offered_rate_req_per_s", "query");
@@ -75,6 +83,17 @@ class ReadmeFiguresTest {
                 "profile", List.of("platform"))), List.of(csv))).isEqualTo("b 7.0");
     }
 
+    /** A count claim reads k of n over the matching forks: the README's "OutOfMemoryError in 3 of 3" for
+     * thread-per-task (which died with no OutOfMemoryError line) reads 0 of 3 from the committed overload CSV. */
+    @Test
+    void aCountItsCsvDoesNotGiveIsFound() {
+        Claim old = new Claim("thread-per-task died of OutOfMemoryError in 3 of 3 forks",
+                "overload-virtual-forks3-20261127.csv", "oom_errors", Map.of("admission", List.of("off"),
+                "shape", List.of("10x"), "strategy", List.of("completableFutureWithThreadTaskExecutor")), ">0");
+        assertThat(render(old, List.of(DocLinksTest.ROOT.resolve("docs/results").resolve(old.csv()))))
+                .isEqualTo("thread-per-task died of OutOfMemoryError in 0 of 3 forks");
+    }
+
     /** Runs of one matrix join fork by fork: fork 1 of one and fork 1 of the other are two samples, not one. */
     @Test
     void forksOfSeveralRunsJoin(@TempDir Path dir) throws IOException {
@@ -98,10 +117,13 @@ class ReadmeFiguresTest {
      * @throws IllegalArgumentException when no row matches, or the text holds no number
      */
     static String render(Claim claim, List<Path> csvs) {
+        if (claim.count() != null) {
+            return renderCount(claim, csvs);
+        }
         Map<String, List<Double>> cells = new LinkedHashMap<>();
         Map<String, Map<String, List<Double>>> forks = new LinkedHashMap<>();
         for (Path csv : csvs) {
-            for (CSVRecord row : ResultsCsv.rows(csv)) {
+            for (CSVRecord row : rows(csv)) {
                 if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
                     // a column a CSV lacks reads "", as in ./lab compare: runs before and after a new column join
                     String cell = CELL.stream().map(k -> row.isMapped(k) ? row.get(k) : "")
@@ -130,6 +152,31 @@ class ReadmeFiguresTest {
         int end = claim.text().startsWith("–", m.end()) && NUMBER.matcher(claim.text()).region(m.end() + 1,
                 claim.text().length()).lookingAt() ? endOfRange(claim.text(), m.end() + 1) : m.end();
         return claim.text().substring(0, m.start()) + figure + claim.text().substring(end);
+    }
+
+    /** @return the claim's text with its "k of n" replaced by what the CSVs give */
+    private static String renderCount(Claim claim, List<Path> csvs) {
+        List<String> values = csvs.stream().flatMap(csv -> rows(csv).stream())
+                .filter(row -> matches(row, claim.where())).map(row -> row.get(claim.column())).toList();
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException(claim.csv() + ": no row matches " + claim.where());
+        }
+        long k = values.stream().filter(v -> claim.count().equals(">0")
+                ? !v.isEmpty() && Double.parseDouble(v) > 0 : v.equals(claim.count())).count();
+        Matcher m = K_OF_N.matcher(claim.text());
+        if (!m.find()) {
+            throw new IllegalArgumentException("'" + claim.text() + "' holds no 'k of n'");
+        }
+        return claim.text().substring(0, m.start()) + k + " of " + values.size() + claim.text().substring(m.end());
+    }
+
+    /** @return a results CSV's rows: ./lab bench's results.csv or the overload preset's overload.csv */
+    private static List<CSVRecord> rows(Path csv) {
+        try (var in = Files.newBufferedReader(csv)) {
+            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).getRecords();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + csv, e);
+        }
     }
 
     private static int endOfRange(String text, int from) {
