@@ -91,7 +91,9 @@ class HarnessSizeTest {
     // forks continue in a later sitting (+43)
     // 11,136 until ./lab compare --by hedge (a hedged query against the same query unhedged) and a tail cell's slow
     // share as a compared figure, so that the tail's hedging finding gets a verdict (+41)
-    static final int LIMIT = 11_177;
+    // 11,177 until CpuPlacement, --main-cpus' cgroups (a cpuset of whole cores or a CFS quota, v1 and v2), so that
+    // main-service can be measured on cores of its own or under a pod's CPU limit (issue 66) (+134)
+    static final int LIMIT = 11_311;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {
