@@ -1,6 +1,7 @@
 package lab.fanout.bench.docs;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
@@ -175,7 +176,7 @@ class ReadmeFiguresTest {
         try (var in = Files.newBufferedReader(csv)) {
             return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).getRecords();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot read " + csv, e);
+            throw new UncheckedIOException("cannot read " + csv, e);
         }
     }
 
