@@ -91,7 +91,9 @@ class HarnessSizeTest {
     // forks continue in a later sitting (+43)
     // 11,136 until ./lab compare --by hedge (a hedged query against the same query unhedged) and a tail cell's slow
     // share as a compared figure, so that the tail's hedging finding gets a verdict (+41)
-    static final int LIMIT = 11_177;
+    // 11,177 until ./lab compare's ratio of medians B ÷ A with its hierarchical-bootstrap interval and a decided / ~ /
+    // unclear word against a band of practical equivalence (Bootstrap, --resamples, --band; issue 68 item 5, +124)
+    static final int LIMIT = 11_301;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {
