@@ -93,7 +93,9 @@ class HarnessSizeTest {
     // share as a compared figure, so that the tail's hedging finding gets a verdict (+41)
     // 11,177 until CpuPlacement, --main-cpus' cgroups (a cpuset of whole cores or a CFS quota, v1 and v2), so that
     // main-service can be measured on cores of its own or under a pod's CPU limit (issue 66) (+134)
-    static final int LIMIT = 11_311;
+    // 11,311 until ./lab compare's ratio of medians B ÷ A with its hierarchical-bootstrap interval and a decided / ~ /
+    // unclear word against a band of practical equivalence (Bootstrap, --resamples, --band; issue 68 item 5, +124)
+    static final int LIMIT = 11_435;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

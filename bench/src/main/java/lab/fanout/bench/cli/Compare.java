@@ -3,6 +3,7 @@ package lab.fanout.bench.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import lab.fanout.bench.report.Bootstrap;
 import lab.fanout.bench.report.Comparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,6 +38,14 @@ final class Compare implements Callable<Integer> {
             + " orders_store or hedge (the query's hedgeAfterMs; each against the first one in A, cell by cell)")
     String by;
 
+    @Option(names = "--resamples", paramLabel = "N", defaultValue = "10000", description = "the hierarchical"
+            + " bootstrap's resamples for B ÷ A's 95 %% interval (fixed seed; at least 1000; default ${DEFAULT-VALUE})")
+    int resamples;
+
+    @Option(names = "--band", paramLabel = "PCT", defaultValue = "3", description = "the band of practical"
+            + " equivalence, ±%% around a ratio of 1: decided outside it, ~ inside, unclear across (default ±3)")
+    double band;
+
     @Spec
     CommandSpec spec;
 
@@ -51,7 +60,8 @@ final class Compare implements Callable<Integer> {
                     "give two results (A B), or one with --by " + String.join("|", Comparison.BY));
         }
         try {
-            String table = b == null ? Comparison.renderBy(a, by) : Comparison.render(a, b);
+            Bootstrap bootstrap = new Bootstrap(resamples, band);
+            String table = b == null ? Comparison.renderBy(a, by, bootstrap) : Comparison.render(a, b, bootstrap);
             System.out.println("A: " + a + (b == null ? " (by " + by + ")" : "\nB: " + b) + "\n");
             System.out.print(table);
         } catch (IllegalArgumentException e) {

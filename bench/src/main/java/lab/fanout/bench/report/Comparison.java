@@ -27,7 +27,10 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * A cell whose warm-up ended on its time cap, or whose main-service spent under 80 % of its {@code cpuMs}
  * ({@code cpu_spent} false: it did not measure the work it names), gets no verdict. {@link #renderBy} compares
  * within one result instead: each strategy (or profile) against the first one, cell by cell. A tail cell (a
- * {@code slow_answers} column) adds its slow share: each repetition's slow answers ÷ its answers, %.
+ * {@code slow_answers} column) adds its slow share: each repetition's slow answers ÷ its answers, %. Beside p, the
+ * ratio of B's median to A's with its hierarchical-bootstrap interval and its word against a band of practical
+ * equivalence ({@link Bootstrap}: forks, then repetitions within each; one fork: repetitions only): "decided"
+ * (B faster or slower: higher req/s, lower p99 and slow share are faster), "~" or "unclear".
  */
 public final class Comparison {
 
@@ -50,13 +53,14 @@ public final class Comparison {
     private static final String HEDGE = "hedge";
 
     private static final String HEADER = "| cell | figure | A: median (CI · its confidence), n | B: median (CI · its"
-            + " confidence), n | change | p (Mann-Whitney U) |\n|:---|:---|---:|---:|---:|---:|\n";
+            + " confidence), n | change | p (Mann-Whitney U) | B ÷ A [95 % bootstrap CI] verdict |"
+            + "\n|:---|:---|---:|---:|---:|---:|---:|\n";
 
     /**
      * A cell's samples per figure column, and why it gets no verdict: {@code null} when every warm-up settled and
-     * main-service spent the CPU the query asks for.
+     * main-service spent the CPU the query asks for; {@code runs}: per figure, each fork's repetitions' values.
      */
-    record Samples(Map<String, List<Double>> figures, String unfit) {
+    record Samples(Map<String, List<Double>> figures, Map<String, List<List<Double>>> runs, String unfit) {
     }
 
     private Comparison() {
@@ -68,6 +72,11 @@ public final class Comparison {
      * @throws IllegalArgumentException when a file is missing or is not a results CSV, or no cell is in both
      */
     public static String render(Path a, Path b) {
+        return render(a, b, Bootstrap.DEFAULT);
+    }
+
+    /** {@link #render(Path, Path)} with the bootstrap's resamples and equivalence band given. */
+    public static String render(Path a, Path b, Bootstrap bootstrap) {
         Map<String, Samples> left = samples(a, row -> cellKey(row, KEY));
         Map<String, Samples> right = samples(b, row -> cellKey(row, KEY));
         List<String> both = left.keySet().stream().filter(right::containsKey).toList();
@@ -76,7 +85,7 @@ public final class Comparison {
                     + " (a cell is its block, strategy, profile and knobs)");
         }
         StringBuilder md = new StringBuilder(HEADER);
-        both.forEach(cell -> rows(md, cell, left.get(cell), right.get(cell)));
+        both.forEach(cell -> rows(md, cell, left.get(cell), right.get(cell), bootstrap));
         return md.toString();
     }
 
@@ -93,6 +102,11 @@ public final class Comparison {
      * @throws IllegalArgumentException when the file is missing or not a results CSV, or no cell has two values
      */
     public static String renderBy(Path result, String knob) {
+        return renderBy(result, knob, Bootstrap.DEFAULT);
+    }
+
+    /** {@link #renderBy(Path, String)} with the bootstrap's resamples and equivalence band given. */
+    public static String renderBy(Path result, String knob, Bootstrap bootstrap) {
         boolean hedge = knob.equals(HEDGE);
         // by profile, Tomcat's threads go with it: Reactor Netty has none (an empty column), yet the same cell
         List<String> others = KEY.stream().filter(k -> !k.equals(knob) && !(hedge && k.equals("query"))
@@ -110,7 +124,7 @@ public final class Comparison {
             String baseline = values.keySet().iterator().next();
             values.forEach((value, samples) -> {
                 if (!value.equals(baseline)) {
-                    rows(md, cell + ": " + baseline + " → " + value, values.get(baseline), samples);
+                    rows(md, cell + ": " + baseline + " → " + value, values.get(baseline), samples, bootstrap);
                 }
             });
         });
@@ -137,22 +151,23 @@ public final class Comparison {
         return row.isMapped("query") ? row.get("query") : "";
     }
 
-    private static void rows(StringBuilder md, String cell, Samples a, Samples b) {
+    private static void rows(StringBuilder md, String cell, Samples a, Samples b, Bootstrap bootstrap) {
         for (String figure : FIGURES.keySet()) {
             if (a.figures().get(figure).isEmpty() || b.figures().get(figure).isEmpty()) {
                 continue;   // a slow share outside a tail cell, or in a CSV older than its slow_answers
             }
             String unfit = a.unfit() != null ? a.unfit() : b.unfit();
-            md.append(unfit == null ? row(cell, FIGURES.get(figure), a.figures().get(figure), b.figures().get(figure))
-                    : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ %s | no verdict |%n", cell,
+            md.append(unfit == null ? row(cell, FIGURES.get(figure), a.figures().get(figure), b.figures().get(figure),
+                    ratio(figure, bootstrap.ratio(a.runs().get(figure), b.runs().get(figure))))
+                    : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ %s | no verdict | |%n", cell,
                             FIGURES.get(figure), summary(a.figures().get(figure)), summary(b.figures().get(figure)),
                             unfit));
         }
     }
 
-    static String row(String cell, String figure, List<Double> a, List<Double> b) {
-        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", cell, figure, summary(a), summary(b),
-                verdict(a, b));
+    static String row(String cell, String figure, List<Double> a, List<Double> b, String ratio) {
+        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", cell, figure, summary(a), summary(b),
+                verdict(a, b), ratio);
     }
 
     /**
@@ -173,6 +188,15 @@ public final class Comparison {
         }
         double change = 100 * (Stats.median(b) - Stats.median(a)) / Stats.median(a);
         return String.format(Locale.ROOT, p < ALPHA ? "%+.1f %% | %.3f" : "~ | %2$.3f", change, p);
+    }
+
+    /** @return e.g. {@code 1.204 [1.151, 1.262] decided: B faster}; "no ratio" where A's median is 0 */
+    private static String ratio(String figure, Bootstrap.Ratio ratio) {
+        if (ratio == null) {
+            return "no ratio (A's median 0)";
+        }
+        boolean faster = figure.equals("throughput_req_per_s") == ratio.ratio() > 1;
+        return ratio.text() + (ratio.word().equals("decided") ? ": B " + (faster ? "faster" : "slower") : "");
     }
 
     /** @return the fewest samples per side for which a two-sided exact test can reach p < {@link #ALPHA} */
@@ -214,16 +238,23 @@ public final class Comparison {
 
     private static Samples samples(List<CSVRecord> rows) {
         boolean forked = rows.stream().map(Comparison::fork).distinct().count() > 1;
-        Function<CSVRecord, String> sample = forked ? Comparison::fork : r -> String.valueOf(r.getRecordNumber());
         Map<String, List<Double>> figures = new LinkedHashMap<>();
-        FIGURES.keySet().forEach(f -> figures.put(f, forkMedians(rows, sample,
+        Map<String, List<List<Double>>> runs = new LinkedHashMap<>();
+        FIGURES.keySet().forEach(f -> runs.put(f, forkRuns(rows, Comparison::fork,
                 r -> f.equals(SLOW_SHARE) ? 100 * number(r, "slow_answers") / number(r, "answered") : number(r, f))));
-        return new Samples(figures, anyFalse(rows, "warmup_settled") ? "warm-up capped"
+        FIGURES.keySet().forEach(f -> figures.put(f, forked ? runs.get(f).stream().map(Stats::median).toList()
+                : runs.get(f).stream().flatMap(List::stream).toList()));
+        return new Samples(figures, runs, anyFalse(rows, "warmup_settled") ? "warm-up capped"
                 : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : null);
     }
 
     /** @return per fork ({@code fork}: a row's JVM start), the median of its rows' figure (NaN: no sample) */
     static <R> List<Double> forkMedians(List<R> rows, Function<R, String> fork, ToDoubleFunction<R> figure) {
+        return forkRuns(rows, fork, figure).stream().map(Stats::median).toList();
+    }
+
+    /** @return per fork, its rows' figure in their order (NaN: no sample, left out; a fork without any too) */
+    static <R> List<List<Double>> forkRuns(List<R> rows, Function<R, String> fork, ToDoubleFunction<R> figure) {
         Map<String, List<Double>> forks = new LinkedHashMap<>();
         for (R row : rows) {
             double value = figure.applyAsDouble(row);
@@ -231,7 +262,7 @@ public final class Comparison {
                 forks.computeIfAbsent(fork.apply(row), k -> new ArrayList<>()).add(value);
             }
         }
-        return forks.values().stream().map(Stats::median).toList();
+        return List.copyOf(forks.values());
     }
 
     /** @return the row's fork, "1" in results made before forks */
