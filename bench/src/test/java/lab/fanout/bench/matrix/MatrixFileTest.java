@@ -22,9 +22,9 @@ class MatrixFileTest {
         assertThat(quick).extracting(Cell::strategy).containsOnly(Strategy.values());
         assertThat(MatrixFile.preset("seed").cells()).hasSize(16)
                 .anyMatch(c -> c.poolSize() == 10 && c.concurrency() == 10 && c.requests() == 50);
-        assertThat(MatrixFile.preset("scale").cells()).hasSize(96).anyMatch(c -> c.concurrency() == 5000)
+        assertThat(MatrixFile.preset("scale").cells()).hasSize(120).anyMatch(c -> c.concurrency() == 5000)
                 .extracting(Cell::strategy).containsOnly(Strategy.THREAD_PER_TASK, Strategy.VIRTUAL_THREAD_PER_TASK,
-                        Strategy.REACTIVE, Strategy.BOUNDED_POOL);
+                        Strategy.SCOPE_FORK, Strategy.REACTIVE, Strategy.BOUNDED_POOL);
         assertThat(MatrixFile.preset("overhead").cells()).hasSize(8)
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor

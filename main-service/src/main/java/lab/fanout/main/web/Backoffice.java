@@ -22,6 +22,7 @@ import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -36,13 +37,15 @@ import org.springframework.stereotype.Component;
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
  * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}: the thread that ran the fan-out's start), on the
- * fan-out's errors too.
+ * fan-out's errors too; with {@code cpuMs} above 0, {@code X-Fanout-Cpu-Thread}: the name of the thread that spent it
+ * ({@code virtual} for an unnamed virtual thread).
  */
 @Component
 public class Backoffice {
 
     public static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     public static final String THREAD_HEADER = "X-Fanout-Request-Thread";
+    public static final String CPU_THREAD_HEADER = "X-Fanout-Cpu-Thread";
     /** The caller's request id, if any: bound for the fan-out's calls and their log lines ({@link RequestContext}). */
     public static final String REQUEST_ID_HEADER = "X-Request-Id";
     /** The messages of the {@code width} and {@code cpuMs} range constraints, the same on every server. */
@@ -152,9 +155,11 @@ public class Backoffice {
         }
 
         /**
-         * The async strategy's fan-out, started when subscribed; {@code cpuMs} runs on the thread that completes the
-         * join. {@code X-Fanout-Request-Thread} names the thread that calls this. The request id rides in the Mono's
-         * Reactor context ({@link RequestContext#carriedBy}).
+         * The async strategy's fan-out, started when subscribed. {@code cpuMs} runs on {@link Schedulers#parallel()},
+         * not on the thread that completes the join (an event loop or HttpClient 5's I/O thread), as Reactor's
+         * reference guide says for CPU-bound work ("Threading and Schedulers"): a loop spending it would stall every
+         * connection it serves. {@code X-Fanout-Request-Thread} names the thread that calls this. The request id rides
+         * in the Mono's Reactor context ({@link RequestContext#carriedBy}).
          *
          * @param requestId the caller's {@code X-Request-Id}, or null ({@link RequestContext#requestId})
          *
@@ -162,18 +167,23 @@ public class Backoffice {
          */
         public Mono<ResponseEntity<List<OrderView>>> answerAsync(@Nullable String requestId) {
             boolean virtual = Thread.currentThread().isVirtual();
-            return RequestContext.carriedBy(RequestContext.requestId(requestId),
-                            ((AsyncFanoutStrategy) strategy).fetchAsync(calls))
-                    .map(fetched -> answer(fetched, virtual))
+            Mono<Fetched> fetched = RequestContext.carriedBy(RequestContext.requestId(requestId),
+                    ((AsyncFanoutStrategy) strategy).fetchAsync(calls));
+            return (cpuMs > 0 ? fetched.publishOn(Schedulers.parallel()) : fetched)
+                    .map(joined -> answer(joined, virtual))
                     .onErrorMap(FanoutException.class, e -> problem(e, virtual))
                     .doFinally(signal -> calls.answered(name));   // also when the caller went away (cancel)
         }
 
         private ResponseEntity<List<OrderView>> answer(Fetched fetched, boolean virtual) {
-            if (cpuMs > 0) {
-                CpuWork.spend(cpuMs);
+            if (cpuMs == 0) {
+                return ResponseEntity.ok().headers(headers(virtual)).body(OrderView.join(fetched));
             }
-            return ResponseEntity.ok().headers(headers(virtual)).body(OrderView.join(fetched));
+            CpuWork.spend(cpuMs);
+            String thread = Thread.currentThread().getName();
+            HttpHeaders headers = headers(virtual);
+            headers.set(CPU_THREAD_HEADER, thread.isEmpty() && Thread.currentThread().isVirtual() ? "virtual" : thread);
+            return ResponseEntity.ok().headers(headers).body(OrderView.join(fetched));
         }
 
         private FanoutException problem(FanoutException e, boolean virtual) {

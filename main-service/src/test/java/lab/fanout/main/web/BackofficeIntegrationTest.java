@@ -257,6 +257,24 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
     }
 
     /**
+     * Reactive's {@code cpuMs} is spent on Reactor's parallel scheduler, as its reference guide says for CPU-bound
+     * work, not on the thread that completed the join (an event loop on netty, HttpClient 5's {@code reactive-io-N});
+     * a blocking strategy spends it on the thread that ran its fan-out.
+     */
+    @Test
+    void reactiveSpendsCpuMsOnTheParallelSchedulerNotTheEventLoop() {
+        serveAll(0);
+
+        Answer reactive = backoffice("concurrency=reactive&cpuMs=1");
+        Answer blocking = backoffice("concurrency=scopeFork&cpuMs=1");
+
+        assertThat(reactive).hasStatusOk();
+        assertThat(reactive.header(Backoffice.CPU_THREAD_HEADER)).startsWith("parallel-");
+        assertThat(blocking.header(Backoffice.CPU_THREAD_HEADER)).isNotBlank().doesNotStartWith("parallel-");
+        assertThat(backoffice("concurrency=reactive")).doesNotContainHeader(Backoffice.CPU_THREAD_HEADER);
+    }
+
+    /**
      * The circuit breakers are off unless {@code fanout.breaker.enabled}: every one reports Resilience4j's DISABLED
      * state, so dashboards show it, and a frozen downstream is waited out as before (BreakerIntegrationTest: on).
      */

@@ -55,7 +55,7 @@ class NettyEventLoopBlockHoundIT extends FanoutIntegrationTest {
      * for the virtual-thread executor and the bounded pool; not seen on a quiet machine). And Netty 4.2's own
      * allocator: a loop that grows its buffer magazines frees one under a {@code StampedLock} another loop may hold
      * ({@code AdaptivePoolingAllocator$Magazine.free} under {@code MagazineGroup.tryExpandMagazines}, caught once in a
-     * fresh-clone CI run of ReactorNettyClientBlockHoundIT on 2026-12-01; armeria#6344 allows the same for Netty 4.2:
+     * fresh-clone CI run with Reactor Netty's client on 2026-12-01; armeria#6344 allows the same for Netty 4.2:
      * a lock for the allocator's bookkeeping, not an I/O wait).
      */
     @BeforeAll

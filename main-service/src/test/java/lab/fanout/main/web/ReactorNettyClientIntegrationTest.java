@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.netty.resources.ConnectionProvider;
@@ -95,6 +96,11 @@ class ReactorNettyClientIntegrationTest extends FanoutIntegrationTest {
                 .isEmpty();
         assertThat(context.containsBean("downstreamAsyncConnectionPool")).as("its pool").isFalse();
         assertThat(context.containsBean("reactiveIoThreads")).as("its threads").isFalse();
+        // per downstream, as many connections as the blocking strategies' pool allows a route (Reactor Netty's limit
+        // is per remote address; it has none across them: docs/strategies.md)
+        assertThat(context.getBean(ConnectionProvider.class).maxConnections()).as("connections per downstream")
+                .isEqualTo(context.getBean(PoolingHttpClientConnectionManager.class).getDefaultMaxPerRoute())
+                .isEqualTo(1);
     }
 
     /** The body of the blocking strategies (HttpClient 5's classic client), and every call observed as before. */
