@@ -95,7 +95,9 @@ class HarnessSizeTest {
     // main-service can be measured on cores of its own or under a pod's CPU limit (issue 66) (+134)
     // 11,311 until ./lab compare's ratio of medians B ÷ A with its hierarchical-bootstrap interval and a decided / ~ /
     // unclear word against a band of practical equivalence (Bootstrap, --resamples, --band; issue 68 item 5, +124)
-    static final int LIMIT = 11_435;
+    // 11,435 until ./lab verdicts' best ÷ runner-up with its bootstrap interval and word, --resamples and --band, and
+    // its picture coloured by the word with the approaches' prose names (issue 68 item 5, +76)
+    static final int LIMIT = 11_511;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import lab.fanout.bench.report.Bootstrap;
 import lab.fanout.bench.report.Verdicts;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Spec;
                 + " CPU-ms per request, MiB held in flight), the approach (strategy · profile) that wins, and only"
                 + " where it leads the runner-up significantly: exact Mann-Whitney U on the forks' medians,"
                 + " Benjamini-Hochberg over all tests at q = 0.05. ~ where the lead is noise; too few forks where"
-                + " no p below 0.05 is possible (5 forks or more: ./lab bench --forks 5).",
+                + " no p below 0.05 is possible (5 forks or more: ./lab bench --forks 5). Beside it, best ÷"
+                + " runner-up with its 95 % hierarchical-bootstrap interval: decided outside ±--band %, ~ inside,"
+                + " unclear across; the PNG is coloured by that word.",
                 "Results given together join: e.g. one result per profile of the same preset."},
         footer = {"", "Examples:", "  ./lab verdicts docs/results/scale-forks5-20261126.csv --png verdicts.png",
                 "  ./lab verdicts docs/results/footprint-virtual-forks3-20261126.csv"
@@ -32,13 +35,22 @@ final class VerdictsCommand implements Callable<Integer> {
     @Option(names = "--png", paramLabel = "FILE", description = "also draw the matrix as a heatmap PNG there")
     Path png;
 
+    @Option(names = "--resamples", paramLabel = "N", defaultValue = "10000", description = "the hierarchical"
+            + " bootstrap's resamples for best ÷ runner-up's 95 %% interval (fixed seed; at least 1000; default"
+            + " ${DEFAULT-VALUE})")
+    int resamples;
+
+    @Option(names = "--band", paramLabel = "PCT", defaultValue = "3", description = "the band of practical"
+            + " equivalence, ±%% around a ratio of 1: decided outside it, ~ inside, unclear across (default ±3)")
+    double band;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         try {
-            System.out.print(Verdicts.render(results, png));
+            System.out.print(Verdicts.render(results, png, new Bootstrap(resamples, band)));
             if (png != null) {
                 System.out.println(png + "  (the matrix as a heatmap)");
             }

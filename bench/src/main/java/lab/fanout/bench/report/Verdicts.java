@@ -1,5 +1,6 @@
 package lab.fanout.bench.report;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.Strategy;
 import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
@@ -27,6 +29,9 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  * 5 forks the smallest exact p is 2 ÷ C(10, 5) = 0.0079, so past 6 tests no winner could ever be named.
  * A cell reads the winner and its lead over the runner-up, "~" and the two where the correction leaves no lead,
  * "too few forks" where the samples cannot reach p < 0.05 at all, and "no verdict" where a warm-up hit its cap.
+ * Beside the test, the best's median ÷ the runner-up's with its hierarchical-bootstrap interval and its word against
+ * the band of practical equivalence ({@link Bootstrap}: decided, ~ or unclear), which can decide a lead that 5 forks'
+ * smallest p cannot carry through the correction (Kalibera and Jones 2013); the picture is coloured by that word.
  */
 public final class Verdicts {
 
@@ -44,14 +49,23 @@ public final class Verdicts {
             new Figure("MiB held in flight", false, row -> Comparison.number(row, "heap_after_gc_mib")
                     + Comparison.number(row, "thread_stacks_committed_mib")));
 
-    /** One scenario × figure: the approaches ranked best first, and its test's p-value (NaN: not tested). */
-    record Contest(String scenario, Figure figure, List<Entry> ranked, String undecided, double p) {
+    /**
+     * One scenario × figure: the approaches ranked best first, its test's p-value (NaN: not tested) and the best's
+     * median ÷ the runner-up's with its bootstrap interval (null: not tested or no ratio).
+     */
+    record Contest(String scenario, Figure figure, List<Entry> ranked, String undecided, double p,
+                   Bootstrap.Ratio ratio) {
     }
 
-    /** An approach's samples (fork medians) and whether all of its warm-ups settled. */
-    record Entry(String approach, List<Double> samples, boolean settled) {
+    /** An approach's values per fork (its repetitions') and whether all of its warm-ups settled. */
+    record Entry(String approach, List<List<Double>> runs, boolean settled) {
+        /** @return one sample per fork: its repetitions' median */
+        List<Double> samples() {
+            return runs.stream().map(Stats::median).toList();
+        }
+
         double median() {
-            return Stats.median(samples);
+            return Stats.median(samples());
         }
     }
 
@@ -65,20 +79,24 @@ public final class Verdicts {
     private Verdicts() {
     }
 
-    /** One cell of the matrix: its winner (null: none named), the lead in %, whether it was tested, its text. */
-    record Cell(String winner, double leadPct, boolean tested, String text, String shortText) {
+    /**
+     * One cell of the matrix: the bootstrap's word (decided, ~, unclear; null: not tested), the lead in %, its text
+     * and the picture's text (the approaches' prose names).
+     */
+    record Cell(String word, double leadPct, String text, String shortText) {
     }
 
     /**
      * @param results results folders (holding results.csv) or results CSVs, e.g. one per profile
-     * @param png     where to draw the matrix as a heatmap ({@link VerdictsChart}), or null for none
+     * @param png       where to draw the matrix as a heatmap ({@link VerdictsChart}), or null for none
+     * @param bootstrap the resamples and band of the ratio's interval and word
      * @return the verdict matrix as markdown: one row per scenario, one column per figure some scenario has, and
      *         the test and correction beside it
      * @throws IllegalArgumentException a file missing or not a results CSV, or no scenario with two approaches
      */
-    public static String render(List<Path> results, Path png) {
+    public static String render(List<Path> results, Path png, Bootstrap bootstrap) {
         Map<String, String> common = new LinkedHashMap<>();
-        List<Contest> contests = contests(results, common);
+        List<Contest> contests = contests(results, common, bootstrap);
         if (contests.isEmpty()) {
             throw new IllegalArgumentException("no scenario of " + results + " has two approaches (strategy ×"
                     + " profile) to compare");
@@ -98,33 +116,41 @@ public final class Verdicts {
             md.append('\n');
         });
         long tested = contests.stream().filter(c -> !Double.isNaN(c.p())).count();
-        md.append(String.format(Locale.ROOT, "%nEach cell: the best approach by median over forks, tested against the"
-                + " runner-up (exact two-sided Mann-Whitney U on fork medians); Benjamini-Hochberg over the %d tests"
-                + " at q = %.2f. \"~\": no significant lead (p before correction); \"too few forks\": no p below"
-                + " 0.05 possible with these samples. An approach with more than 1 %% of its answers errors"
-                + " contests req/s only.%n", tested, Q));
+        md.append(footnote(tested, bootstrap));
         String every = common.entrySet().stream().map(k -> k.getKey() + "=" + k.getValue())
                 .collect(Collectors.joining(", "));
         if (!common.isEmpty()) {
             md.append("Every scenario: ").append(every).append(".\n");
         }
         if (png != null) {
-            VerdictsChart.draw(List.copyOf(cells.keySet()), figures, cells, "Which approach wins (Benjamini-Hochberg,"
-                    + " q = 0.05)" + (common.isEmpty() ? "" : "; every scenario: " + every), png);
+            VerdictsChart.draw(List.copyOf(cells.keySet()), figures, cells, "Which approach wins: best ÷ runner-up,"
+                    + " 95 % bootstrap interval against ±" + pct(bootstrap.bandPct()) + " %"
+                    + (common.isEmpty() ? "" : "; every scenario: " + every), png);
         }
         return md.toString();
     }
 
-    /** {@link #render(List, Path)} without a picture. */
+    private static String footnote(long tested, Bootstrap bootstrap) {
+        return String.format(Locale.ROOT, "%nEach cell: the best approach by median over forks, tested against the"
+                + " runner-up (exact two-sided Mann-Whitney U on fork medians); Benjamini-Hochberg over the %d tests"
+                + " at q = %.2f. \"~\": no significant lead (p before correction); \"too few forks\": no p below"
+                + " 0.05 possible with these samples. An approach with more than 1 %% of its answers errors"
+                + " contests req/s only. Then the best's median ÷ the runner-up's, its 95 %% interval by"
+                + " hierarchical bootstrap (forks, then repetitions; %d resamples) and its word against ±%s %%:"
+                + " decided outside, ~ inside, unclear across.%n", tested, Q, bootstrap.resamples(),
+                pct(bootstrap.bandPct()));
+    }
+
+    /** {@link #render(List, Path, Bootstrap)} without a picture, with the bootstrap's defaults. */
     public static String render(List<Path> results) {
-        return render(results, null);
+        return render(results, null, Bootstrap.DEFAULT);
     }
 
     /**
      * @return every scenario × figure with at least two approaches that have the figure; a scenario is labelled by
      *         its block and the knobs that differ between scenarios (those all share are in {@code common})
      */
-    static List<Contest> contests(List<Path> results, Map<String, String> common) {
+    static List<Contest> contests(List<Path> results, Map<String, String> common, Bootstrap bootstrap) {
         Map<String, Map<String, List<Row>>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, String>> knobsOf = new LinkedHashMap<>();
         List<Map.Entry<Row, Map<String, String>>> rows = rowsWithKnobs(results);
@@ -154,7 +180,7 @@ public final class Verdicts {
             FIGURES.forEach(figure -> {
                 List<Entry> entries = entries(approaches, figure);
                 if (entries.size() >= 2) {
-                    contests.add(contest(label, figure, entries));
+                    contests.add(contest(label, figure, entries, bootstrap));
                 }
             });
         });
@@ -192,9 +218,9 @@ public final class Verdicts {
             if (figure != FIGURES.getFirst() && rows.stream().anyMatch(r -> sheds(r.csv()))) {
                 return;
             }
-            List<Double> samples = Comparison.forkMedians(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
-            if (!samples.isEmpty()) {
-                entries.add(new Entry(approach, samples, rows.stream().map(Row::csv).noneMatch(r -> r.isMapped(
+            List<List<Double>> runs = Comparison.forkRuns(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
+            if (!runs.isEmpty()) {
+                entries.add(new Entry(approach, runs, rows.stream().map(Row::csv).noneMatch(r -> r.isMapped(
                         "warmup_settled") && r.get("warmup_settled").equals("false"))));
             }
         });
@@ -210,21 +236,22 @@ public final class Verdicts {
         return Comparison.number(row, "errors") > 0.01 * Comparison.number(row, "answered");
     }
 
-    private static Contest contest(String scenario, Figure figure, List<Entry> entries) {
+    private static Contest contest(String scenario, Figure figure, List<Entry> entries, Bootstrap bootstrap) {
         Comparator<Entry> best = Comparator.comparingDouble(Entry::median);
         List<Entry> ranked = entries.stream().sorted(figure.higherBetter() ? best.reversed() : best).toList();
         Entry first = ranked.get(0);
         Entry second = ranked.get(1);
         if (!first.settled() || !second.settled()) {
-            return new Contest(scenario, figure, ranked, "no verdict (warm-up capped)", Double.NaN);
+            return new Contest(scenario, figure, ranked, "no verdict (warm-up capped)", Double.NaN, null);
         }
         if (2 / BinomialCoefficientDouble.value(first.samples().size() + second.samples().size(),
                 first.samples().size()) >= Comparison.ALPHA) {
             return new Contest(scenario, figure, ranked, "too few forks (" + first.samples().size() + " + "
-                    + second.samples().size() + ")", Double.NaN);
+                    + second.samples().size() + ")", Double.NaN, null);
         }
         double p = MannWhitneyUTest.withDefaults().test(array(first.samples()), array(second.samples())).getPValue();
-        return new Contest(scenario, figure, ranked, null, Double.isNaN(p) ? 1 : p);
+        return new Contest(scenario, figure, ranked, null, Double.isNaN(p) ? 1 : p,
+                bootstrap.ratio(second.runs(), first.runs()));
     }
 
     /**
@@ -249,18 +276,48 @@ public final class Verdicts {
 
     private static Cell cell(Contest contest, boolean significant) {
         if (contest.undecided() != null) {
-            return new Cell(null, 0, false, contest.undecided(), contest.undecided());
+            return new Cell(null, 0, contest.undecided(), contest.undecided());
         }
         Entry first = contest.ranked().get(0);
         Entry second = contest.ranked().get(1);
         double lead = 100 * (first.median() - second.median()) / second.median();
-        if (!significant) {
-            return new Cell(null, lead, true, String.format(Locale.ROOT, "~ %s vs %s (p %.3f)", first.approach(),
-                    second.approach(), contest.p()), String.format(Locale.ROOT, "~ (p %.2f)", contest.p()));
+        Bootstrap.Ratio ratio = contest.ratio();
+        String interval = ratio == null ? "; no ratio (the runner-up's median is 0)" : "; " + ratio.text();
+        String text = significant
+                ? String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)%s", first.approach(), lead,
+                        second.approach(), contest.p(), interval)
+                : String.format(Locale.ROOT, "~ %s vs %s (p %.3f)%s", first.approach(), second.approach(),
+                        contest.p(), interval);
+        String word = ratio == null ? "unclear" : ratio.word();
+        String versus = "\nover " + prose(second.approach());
+        String picture = switch (word) {
+            case "decided" -> String.format(Locale.ROOT, "%s %+.0f %%", prose(first.approach()), lead) + versus;
+            case "~" -> "~ " + prose(first.approach()) + "\n≈ " + prose(second.approach());
+            default -> String.format(Locale.ROOT, "unclear: %s %+.0f %%?", prose(first.approach()), lead) + versus;
+        };
+        return new Cell(word, lead, text, picture);
+    }
+
+    /** @return e.g. {@code 3} or {@code 2.5} */
+    private static String pct(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
+    /** @return e.g. {@code virtual-thread executor, Tomcat virtual} for {@code completableFutureWith... · virtual} */
+    static String prose(String approach) {
+        String[] parts = approach.split(" · ");
+        String server = switch (parts[1]) {
+            case "netty" -> "Netty";
+            case "virtual", "platform" -> "Tomcat " + parts[1];
+            default -> parts[1];
+        };
+        String strategy;
+        try {
+            strategy = Strategy.parse(parts[0]).proseName();
+        } catch (IllegalArgumentException notOneOfMainServices) {   // a result of an older or newer harness
+            strategy = parts[0];
         }
-        return new Cell(first.approach(), lead, true, String.format(Locale.ROOT, "**%s** %+.1f %% vs %s (p %.3f)",
-                first.approach(), lead, second.approach(), contest.p()),
-                String.format(Locale.ROOT, "%s %+.0f %%", first.approach(), lead));
+        return strategy + ", " + server;
     }
 
     private static double[] array(List<Double> v) {

@@ -13,15 +13,16 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 
 /**
- * The verdict matrix as a PNG heatmap, legible without the table: a row per scenario, a column per figure; a cell
- * names its winner and lead, green the deeper the larger the lead (full at +50 %), grey with "~" where the lead is
- * noise, white where no verdict is possible.
+ * The verdict matrix as a PNG heatmap, legible without the table: a row per scenario, a column per figure, coloured by
+ * the bootstrap's word ({@link Bootstrap}): green where the lead is decided, the deeper the larger (full at +50 %),
+ * grey where the two are within the band ("~"), amber where the interval straddles its edge ("unclear"), white where
+ * no verdict is possible; each names the approaches in prose.
  */
 final class VerdictsChart {
 
     private static final int LABEL_WIDTH = 330;
-    private static final int CELL_WIDTH = 250;
-    private static final int ROW_HEIGHT = 34;
+    private static final int CELL_WIDTH = 330;
+    private static final int ROW_HEIGHT = 40;
     private static final double FULL_COLOUR_LEAD_PCT = 50;
 
     private VerdictsChart() {
@@ -55,7 +56,10 @@ final class VerdictsChart {
                 g.setColor(cell == null ? Color.WHITE : colour(cell));
                 g.fillRect(x + 1, y + 1, CELL_WIDTH - 2, ROW_HEIGHT - 2);
                 g.setColor(Color.BLACK);
-                g.drawString(cell == null ? "" : fit(cell.shortText(), 40), x + 8, y + 21);
+                String[] lines = cell == null ? new String[0] : cell.shortText().split("\n");
+                for (int l = 0; l < lines.length; l++) {
+                    g.drawString(fit(lines[l], 54), x + 8, y + 16 + 15 * l);
+                }
             }
         }
         g.dispose();
@@ -67,11 +71,15 @@ final class VerdictsChart {
     }
 
     private static Color colour(Verdicts.Cell cell) {
-        if (cell.winner() == null) {
-            return cell.tested() ? new Color(0xDD, 0xDD, 0xDD) : Color.WHITE;
+        if (cell.word() == null) {
+            return Color.WHITE;
         }
         double depth = Math.min(1, Math.abs(cell.leadPct()) / FULL_COLOUR_LEAD_PCT);
-        return new Color((int) (230 - 150 * depth), (int) (245 - 60 * depth), (int) (230 - 150 * depth));
+        return switch (cell.word()) {
+            case "~" -> new Color(0xDD, 0xDD, 0xDD);
+            case "unclear" -> new Color(0xFF, 0xE8, 0xB0);
+            default -> new Color((int) (230 - 150 * depth), (int) (245 - 60 * depth), (int) (230 - 150 * depth));
+        };
     }
 
     private static String fit(String text, int chars) {
