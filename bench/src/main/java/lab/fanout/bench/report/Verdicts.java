@@ -289,11 +289,12 @@ public final class Verdicts {
                 : String.format(Locale.ROOT, "~ %s vs %s (p %.3f)%s", first.approach(), second.approach(),
                         contest.p(), interval);
         String word = ratio == null ? "unclear" : ratio.word();
-        String versus = "\nover " + prose(second.approach());
+        String versus = String.format(Locale.ROOT, "%+.0f %%%s over %s", lead, word.equals("decided") ? "" : "?",
+                prose(second.approach()));
         String picture = switch (word) {
-            case "decided" -> String.format(Locale.ROOT, "%s %+.0f %%", prose(first.approach()), lead) + versus;
+            case "decided" -> prose(first.approach()) + "\n" + versus;
             case "~" -> "~ " + prose(first.approach()) + "\n≈ " + prose(second.approach());
-            default -> String.format(Locale.ROOT, "unclear: %s %+.0f %%?", prose(first.approach()), lead) + versus;
+            default -> "unclear: " + prose(first.approach()) + "\n" + versus;
         };
         return new Cell(word, lead, text, picture);
     }
