@@ -95,7 +95,10 @@ class HarnessSizeTest {
     // main-service can be measured on cores of its own or under a pod's CPU limit (issue 66) (+134)
     // 11,311 until ./lab compare's ratio of medians B ÷ A with its hierarchical-bootstrap interval and a decided / ~ /
     // unclear word against a band of practical equivalence (Bootstrap, --resamples, --band; issue 68 item 5, +124)
-    static final int LIMIT = 11_435;
+    // 11,435 until issue 71's results.json, the run whole: command, commit, machine, knobs and every fork and
+    // repetition with its latency histograms in HdrHistogram's encoding, a histogram rebuilt from percentiles marked
+    // (ResultsJson, RunResult, Environment.machine, +184)
+    static final int LIMIT = 11_618;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {
