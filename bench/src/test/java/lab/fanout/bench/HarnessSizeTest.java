@@ -97,7 +97,10 @@ class HarnessSizeTest {
     // unclear word against a band of practical equivalence (Bootstrap, --resamples, --band; issue 68 item 5, +124)
     // 11,435 until ./lab verdicts' best ÷ runner-up with its bootstrap interval and word, --resamples and --band, and
     // its picture coloured by the word with the approaches' prose names (issue 68 item 5, +77)
-    static final int LIMIT = 11_512;
+    // 11,512 until issue 71's results.json, the run whole: command, commit, machine, knobs and every fork and
+    // repetition with its latency histograms in HdrHistogram's encoding, a histogram rebuilt from percentiles marked
+    // (ResultsJson, RunResult, Environment.machine, +184)
+    static final int LIMIT = 11_696;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -28,11 +28,13 @@ import lab.fanout.bench.matrix.MatrixFile;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.JvmOptions;
+import lab.fanout.bench.model.RunResult;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.overload.OverloadPreset;
 import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.report.Report;
 import lab.fanout.bench.report.ResultsCsv;
+import lab.fanout.bench.report.ResultsJson;
 import lab.fanout.bench.run.BenchRunner;
 import lab.fanout.bench.run.Eta;
 import lab.fanout.bench.run.LocalTarget;
@@ -48,10 +50,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code ./lab bench}: runs a matrix and writes results.csv, results.md, charts and environment.txt. */
+/** {@code ./lab bench}: runs a matrix and writes results.csv, results.json, results.md, charts and environment.txt. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Runs a benchmark matrix (a preset or a YAML/CSV file) and writes results/<timestamp>/:"
-                + " results.csv, results.md, charts (PNG), environment.txt, raw driver output.",
+                + " results.csv, results.json (lossless), results.md, charts (PNG), environment.txt, raw driver"
+                + " output.",
                 "Without --base-url it starts and stops the four services itself on free ports; while ./lab up's"
                 + " services run, the cells with their knobs run on them, and the first cell that needs other knobs"
                 + " stops them (one set of services at a time; it says how to start them again)."},
@@ -189,7 +192,8 @@ public final class Bench implements Callable<Integer> {
                     + " them all%n", dir, prior.count(), prior.count() + 1, prior.count() + forks);
         }
         runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
-        System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, environment.txt, charts");
+        System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, results.json, environment.txt,"
+                + " charts");
         return 0;
     }
 
@@ -313,7 +317,7 @@ public final class Bench implements Callable<Integer> {
         }
     }
 
-    /** results.md (with its charts) and environment.txt; also for a run stopped by an error or Ctrl-C. */
+    /** results.md (with its charts), results.json and environment.txt; also for a run stopped by an error or Ctrl-C. */
     private void write(Setting s, List<CellResult> sitting, boolean interrupted, String failure) {
         String command = "./lab bench " + String.join(" ", args());
         List<CellResult> results = prior.count() == 0 ? sitting : prior.joined(sitting);
@@ -338,13 +342,23 @@ public final class Bench implements Callable<Integer> {
             intro.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
         Report.write(s.dir(), "fanout-lab benchmark: " + s.matrix().name(), intro, results, interrupted);
-        String environment = Environment.text(s.ws().repo(), List.of(
+        writeRun(s, command, results, drivers);
+    }
+
+    /** results.json, the run whole, and environment.txt, where it ran (from the same machine's figures). */
+    private void writeRun(Setting s, String command, List<CellResult> results, String drivers) {
+        RunResult.Machine machine = Environment.machine(s.ws().repo(), s.loadBefore());
+        String commit = Environment.gitCommit(s.ws().repo());
+        ResultsJson.write(s.dir(), new RunResult(command, commit, machine, new RunResult.Knobs(s.matrix().name(),
+                s.target().describe(), s.load().name(), prior.count() + forks, mainProperties(s.matrix()),
+                jvmOptions, aot), results));
+        String environment = Environment.text(machine, commit, List.of(
                 "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
                 "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null
                         ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
                         + "; main-service also the options below",
                 "extra_main_properties: " + mainProperties(s.matrix()), "cells: " + results.size() + " finished"),
-                Report.mainServiceJvms(results), s.loadBefore());
+                Report.mainServiceJvms(results));
         try {
             Files.writeString(s.dir().resolve("environment.txt"), environment);
         } catch (IOException e) {

@@ -14,7 +14,8 @@ import org.HdrHistogram.Histogram;
  * @param windowSeconds     the run's measured window, s
  * @param latencyMicros     response time of every answered request, µs: closed loop (hey, ab) from the send; open
  *                          model (vegeta) from the moment the request was due, so a stall shows in full (no
- *                          coordinated omission)
+ *                          coordinated omission); read back from an old results.csv, rebuilt from its percentiles
+ *                          and tagged {@link #FROM_PERCENTILES}
  * @param offeredPerSecond  open model: the offered (arrival) rate, req/s; null for a closed loop
  * @param sendLatencyMicros open model: the same requests from their actual send, µs; null for a closed loop
  * @param slowAnswers       a tail cell read back from results.csv: its answers slower than the cell's slow threshold
@@ -24,6 +25,12 @@ import org.HdrHistogram.Histogram;
 public record DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,
                         Histogram latencyMicros, Double offeredPerSecond, Histogram sendLatencyMicros,
                         Long slowAnswers) {
+
+    /**
+     * The {@link Histogram#setTag tag} of a histogram rebuilt from a few percentiles (results.csv read back), not
+     * measured: results.json keeps the mark ({@code "source": "percentiles"}), so a figure from it is known as such.
+     */
+    public static final String FROM_PERCENTILES = "percentiles";
 
     /** A live open-model run (vegeta): its histograms hold every answer. */
     public DriverRun(long requested, long answered, long ok, SortedMap<String, Long> errors, double windowSeconds,

@@ -359,10 +359,12 @@ public final class ResultsCsv {
 
     /**
      * @return µs: 1,000 values, 500 at p50, 400 at p90, 90 at p99, 9 at p99.9 and 1 at max (ms), so that each reads
-     *         back at its percentile; an absent one takes the next one's place; none at all: an empty histogram
+     *         back at its percentile; an absent one takes the next one's place; none at all: an empty histogram;
+     *         tagged {@link DriverRun#FROM_PERCENTILES}
      */
     private static Histogram percentiles(Double... ms) {
         Histogram h = DriverRun.histogram();
+        h.setTag(DriverRun.FROM_PERCENTILES);
         int[] counts = {500, 400, 90, 9, 1};
         Double next = null;
         for (int i = ms.length - 1; i >= 0; i--) {

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import lab.fanout.bench.model.RunResult;
+
 /**
  * The machine and software behind a run ({@code environment.txt}), and the short summary results.md puts next to
  * the figures. Every line degrades to "unknown" rather than failing a finished run.
@@ -62,18 +64,26 @@ public final class Environment {
     }
 
     /**
-     * @param knobs      lines describing the matrix, target, driver and service JVM flags
-     * @param jvms       main-service's JVMs as they reported themselves
-     * @param loadBefore load average when the run started
+     * @param loadBefore load average when the run started; the one after is read now
+     * @return the machine and software behind a run, for {@code environment.txt} and {@code results.json}
+     */
+    public static RunResult.Machine machine(Path repo, String loadBefore) {
+        return new RunResult.Machine(cpuModel(), cores(), memory(), os(), jdk(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments(), debianVersion(repo, "hey"),
+                debianVersion(repo, "apache2-utils"), loadBefore, loadAverage());
+    }
+
+    /**
+     * @param knobs lines describing the matrix, target, driver and service JVM flags
+     * @param jvms  main-service's JVMs as they reported themselves
      * @return {@code environment.txt}: one {@code name: value} line each
      */
-    public static String text(Path repo, List<String> knobs, List<String> jvms, String loadBefore) {
-        List<String> lines = new ArrayList<>(List.of("cpu_model: " + cpuModel(), "cores: " + cores(),
-                "memory: " + memory(), "os: " + os(), "jdk: " + jdk(),
-                "lab_jvm_flags: " + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()),
-                "git_commit: " + gitCommit(repo), "load_average_before: " + loadBefore,
-                "load_average_after: " + loadAverage(), "hey: " + debianVersion(repo, "hey"),
-                "ab: " + debianVersion(repo, "apache2-utils")));
+    public static String text(RunResult.Machine m, String commit, List<String> knobs, List<String> jvms) {
+        List<String> lines = new ArrayList<>(List.of("cpu_model: " + m.cpuModel(), "cores: " + m.cores(),
+                "memory: " + m.memory(), "os: " + m.os(), "jdk: " + m.jdk(),
+                "lab_jvm_flags: " + String.join(" ", m.labJvmFlags()), "git_commit: " + commit,
+                "load_average_before: " + m.loadAverageBefore(), "load_average_after: " + m.loadAverageAfter(),
+                "hey: " + m.hey(), "ab: " + m.ab()));
         lines.addAll(knobs);
         lines.addAll(jvms);
         return String.join("\n", lines) + "\n";
