@@ -100,7 +100,9 @@ class HarnessSizeTest {
     // 11,512 until issue 71's results.json, the run whole: command, commit, machine, knobs and every fork and
     // repetition with its latency histograms in HdrHistogram's encoding, a histogram rebuilt from percentiles marked
     // (ResultsJson, RunResult, Environment.machine, +184)
-    static final int LIMIT = 11_696;
+    // 11,696 until the overload preset's admission sized by Little's law (pool ÷ 3 calls = 100) and at main-service's
+    // default (200), at 2×, 10× and in the spike, each with its line style (issue 68 item 2, +25)
+    static final int LIMIT = 11_721;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.ServiceDefaults;
@@ -16,7 +17,8 @@ import lab.fanout.bench.model.Strategy;
  * {@link Bound#of} (netty has none: its blocking strategies run on virtual threads, reactive on the event loop).
  *
  * @param profile  main-service's server and request threads: virtual, platform (Tomcat) or netty
- * @param mode     its admission control, {@code fanout.admission.mode}: off, fixed or adaptive
+ * @param mode     its admission control: off, fixed (at the heap's ceiling, {@link #MAX_IN_FLIGHT}), adaptive, or a
+ *                 fixed limit sized otherwise ({@link #LIMITED}: Little's law's, main-service's default)
  * @param multiple the offered rate as a multiple of the bound, or null for the spike ({@link #SPIKE})
  */
 record OverloadCell(String profile, String mode, Strategy strategy, Double multiple) {
@@ -33,10 +35,17 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
      */
     static final int MAX_IN_FLIGHT = 819;
     static final List<Double> MULTIPLES = List.of(0.5, 1.0, 2.0, 5.0, 10.0);
-    static final List<String> MODES = List.of("off", "fixed", "adaptive");
+    /**
+     * Fixed limits sized otherwise than the heap's ceiling (issue 68 item 2), by mode name: Little's law's, the
+     * requests the downstream pool can serve at once, 300 connections ÷ 3 calls a request = 100 in flight (a request
+     * past them would only wait for a connection); and main-service's own default, 200 (AdmissionProperties), the
+     * limit a plain start runs with. At 2×, 10× and in the spike.
+     */
+    static final Map<String, Integer> LIMITED = Map.of("littles-law", POOL / 3, "fixed-200", 200);
+    static final List<String> MODES = List.of("off", "fixed", "adaptive", "littles-law", "fixed-200");
     /** main-service's default mode (AdmissionProperties): with off, at every rate and in the spike. */
     static final String DEFAULT_MODE = "fixed";
-    /** The mode that is not the default: at 2× and 10× only. */
+    /** The modes that are not the default: at 2× and 10× only (the {@link #LIMITED} ones in the spike too). */
     static final List<Double> OTHER_MODE_MULTIPLES = List.of(2.0, 10.0);
     static final List<Strategy> STRATEGIES = List.of(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.THREAD_PER_TASK,
             Strategy.REACTIVE, Strategy.BOUNDED_POOL);
@@ -70,13 +79,23 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
                 for (Strategy strategy : STRATEGIES) {
                     (other ? OTHER_MODE_MULTIPLES : MULTIPLES)
                             .forEach(m -> cells.add(new OverloadCell(profile, mode, strategy, m)));
-                    if (!other) {
+                    if (!other || LIMITED.containsKey(mode)) {
                         cells.add(new OverloadCell(profile, mode, strategy, null));
                     }
                 }
             }
         }
         return cells;
+    }
+
+    /** @return main-service's {@code fanout.admission.mode}: a {@link #LIMITED} mode is its fixed one */
+    String admissionMode() {
+        return LIMITED.containsKey(mode) ? "fixed" : mode;
+    }
+
+    /** @return main-service's {@code fanout.admission.max-in-flight}: fixed's limit, adaptive's top */
+    int maxInFlight() {
+        return LIMITED.getOrDefault(mode, MAX_IN_FLIGHT);
     }
 
     /** @return the bound of every cell, req/s (the same for these knobs; computed, not assumed) */

@@ -186,8 +186,9 @@ public final class OverloadPreset {
         List<String> jvm = new ArrayList<>(OverloadCell.HEAP);
         jvm.add(GcLog.option(dir.resolve("logs")));
         return new LaunchSpec(repo, cell.profile(), OverloadCell.TOMCAT_THREADS, OverloadCell.POOL,
-                OverloadCell.LATENCY_MS, true, dir.resolve("logs"), Map.of("fanout.admission.mode", cell.mode(),
-                "fanout.admission.max-in-flight", String.valueOf(OverloadCell.MAX_IN_FLIGHT),
+                OverloadCell.LATENCY_MS, true, dir.resolve("logs"), Map.of(
+                "fanout.admission.mode", cell.admissionMode(),
+                "fanout.admission.max-in-flight", String.valueOf(cell.maxInFlight()),
                 "fanout.bounded-pool.threads", String.valueOf(OverloadCell.BOUNDED_POOL),
                 "fanout.bounded-pool.queue", String.valueOf(OverloadCell.BOUNDED_POOL)),
                 Map.of(), List.of(), jvm, AotCache.Mode.OFF);
@@ -310,7 +311,9 @@ public final class OverloadPreset {
         k.put("Tomcat threads", OverloadCell.TOMCAT_THREADS + " (platform)");
         k.put("bounded pool", OverloadCell.BOUNDED_POOL + " threads, queue " + OverloadCell.BOUNDED_POOL);
         k.put("heap", String.join(" ", OverloadCell.HEAP));
-        k.put("admission limit", OverloadCell.MAX_IN_FLIGHT + " (fixed; adaptive's top): what the heap holds");
+        k.put("admission limit", OverloadCell.MAX_IN_FLIGHT + " (fixed; adaptive's top): what the heap holds; "
+                + OverloadCell.LIMITED.get("littles-law") + " (littles-law: pool ÷ 3 calls); "
+                + OverloadCell.LIMITED.get("fixed-200") + " (fixed-200: main-service's default); refused 429");
         k.put("deadline", ServiceDefaults.DEADLINE_SECONDS + " s (default)");
         k.put("vegeta timeout", OverloadCell.TIMEOUT_SECONDS + " s");
         return k;

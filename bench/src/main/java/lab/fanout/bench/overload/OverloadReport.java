@@ -47,7 +47,10 @@ final class OverloadReport {
             "off", new BasicStroke(2f),
             "fixed", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 4f}, 0f),
             "adaptive", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f},
-                    0f));
+                    0f),
+            "littles-law", new BasicStroke(3.5f),
+            "fixed-200", new BasicStroke(3.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                    new float[] {12f, 3f, 2f, 3f}, 0f));
 
     /**
      * One cell in one fork.

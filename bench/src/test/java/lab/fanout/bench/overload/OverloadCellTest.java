@@ -6,6 +6,7 @@ import lab.fanout.bench.model.Strategy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The overload preset's cells: what issue 37 asks of it, and a bound that makes its multiples the same rates. */
 class OverloadCellTest {
@@ -22,10 +23,15 @@ class OverloadCellTest {
                 }
                 assertThat(cells).filteredOn(c -> c.profile().equals(profile) && c.strategy() == s
                         && c.mode().equals("adaptive")).extracting(OverloadCell::shape).containsExactly("2x", "10x");
+                for (String mode : List.of("littles-law", "fixed-200")) {
+                    assertThat(cells).filteredOn(c -> c.profile().equals(profile) && c.strategy() == s
+                            && c.mode().equals(mode)).extracting(OverloadCell::shape)
+                            .containsExactly("2x", "10x", "spike");
+                }
             }
         }
-        assertThat(cells).hasSize(2 * 4 * (6 + 6 + 2));
-        assertThat(OverloadCell.all(List.of("platform"))).allMatch(c -> c.profile().equals("platform")).hasSize(56);
+        assertThat(cells).hasSize(2 * 4 * (6 + 6 + 2 + 3 + 3));
+        assertThat(OverloadCell.all(List.of("platform"))).allMatch(c -> c.profile().equals("platform")).hasSize(80);
     }
 
     @Test
@@ -45,12 +51,26 @@ class OverloadCellTest {
     /** Only Tomcat's platform pool holds a request thread: netty's blocking strategies run on virtual threads. */
     @Test
     void onNettyTheConnectionsBindAsOnVirtualNotTomcatsThreads() {
-        assertThat(OverloadCell.all(List.of("netty"))).hasSize(56).allSatisfy(c -> {
+        assertThat(OverloadCell.all(List.of("netty"))).hasSize(80).allSatisfy(c -> {
             assertThat(c.bound()).isEqualTo(50.0);
             assertThat(c.littlesLaw().ceilings()).doesNotContainKey("request threads");
         });
         assertThat(new OverloadCell("platform", "off", Strategy.THREAD_PER_TASK, 1.0).littlesLaw().ceilings())
                 .containsEntry("request threads", 50.0);
+    }
+
+    /**
+     * main-service's admission per mode: Little's law sizes the limit to what the downstream pool serves at once
+     * (300 connections ÷ 3 calls = 100 in flight); fixed-200 is main-service's default; fixed and adaptive keep the
+     * heap's ceiling the committed forks ran with.
+     */
+    @Test
+    void eachModeStartsMainServiceWithItsOwnLimit() {
+        assertThat(List.of("off", "fixed", "adaptive", "littles-law", "fixed-200"))
+                .map(mode -> new OverloadCell("virtual", mode, Strategy.REACTIVE, 2.0))
+                .extracting(OverloadCell::admissionMode, OverloadCell::maxInFlight)
+                .containsExactly(tuple("off", 819), tuple("fixed", 819), tuple("adaptive", 819),
+                        tuple("fixed", 100), tuple("fixed", 200));
     }
 
     @Test
@@ -65,8 +85,8 @@ class OverloadCellTest {
     @Test
     void theDryRunSaysEveryCellAndTheTimePerFork() {
         List<String> plan = OverloadPreset.plan(List.of("virtual", "platform"), 3);
-        assertThat(plan).hasSize(112 + 1);
-        assertThat(plan.getLast()).startsWith("112 cells x 3 forks, about ").contains("bound 50 req/s");
+        assertThat(plan).hasSize(160 + 1);
+        assertThat(plan.getLast()).startsWith("160 cells x 3 forks, about ").contains("bound 50 req/s");
         assertThat(plan.getFirst()).contains("virtual admission=off virtual-thread executor 0.5x").contains("25 req/s");
     }
 }
