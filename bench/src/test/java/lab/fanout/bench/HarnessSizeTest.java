@@ -102,7 +102,9 @@ class HarnessSizeTest {
     // (ResultsJson, RunResult, Environment.machine, +184)
     // 11,696 until the overload preset's admission sized by Little's law (pool ÷ 3 calls = 100) and at main-service's
     // default (200), at 2×, 10× and in the spike, each with its line style (issue 68 item 2, +25)
-    static final int LIMIT = 11_721;
+    // 11,721 until the overload chart as small multiples, a panel per strategy with a line per admission mode and a
+    // cross where a fork died, the bound an annotation (issue 68 item 3, +32)
+    static final int LIMIT = 11_753;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

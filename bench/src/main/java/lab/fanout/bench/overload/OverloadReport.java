@@ -21,6 +21,8 @@ import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.report.Charts;
 import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -41,8 +43,9 @@ final class OverloadReport {
             "offered_per_s", "bound_per_s", "sent", "ok", "shed", "other_errors", "errors", "goodput_per_s",
             "p50_ok_ms", "p99_ok_ms", "p99_shed_ms", "peak_heap_after_gc_mib", "survived", "oom_errors",
             "recovery_s", "drained", "machine_busy_percent", "others_cpu_percent");
-    private static final Color[] STRATEGY_COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
-            new Color(0xd62728)};
+    /** By admission mode, in {@link OverloadCell#MODES}' order (red is kept for the forks that died). */
+    private static final Color[] MODE_COLOURS = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+            new Color(0x9467bd), new Color(0x8c564b)};
     private static final Map<String, BasicStroke> MODE_LINES = Map.of(
             "off", new BasicStroke(2f),
             "fixed", new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 4f}, 0f),
@@ -284,47 +287,76 @@ final class OverloadReport {
         return low.equals(high) ? median : median + " (" + low + "–" + high + ")";
     }
 
-    /** @return the file name of the profile's chart: goodput (left) and admitted p99 (right) against offered */
-    private String chart(String profile) {
-        XYChart goodput = chart(profile + ": goodput against offered load", "goodput, 2xx req/s", 800);
-        // linear: the admitted p99 spans 2 s to 15 s, within one decade, where a log axis shows a single label
-        XYChart p99 = chart(profile + ": p99 of admitted requests", "p99 of 2xx answers, ms", 1100);
-        goodput.getStyler().setYAxisMin(0.0).setLegendPosition(Styler.LegendPosition.InsideSE);
-        // the strategies' legend once, right of the second chart: inside a plot it hid the points at 0.5x and 1x
-        p99.getStyler().setYAxisMin(0.0).setLegendPosition(Styler.LegendPosition.OutsideE);
+    /**
+     * @return the file name of the profile's chart: small multiples, a column per strategy, goodput above and the
+     *         admitted p99 below against the offered rate, a line per admission mode (its colour and dash), the bound
+     *         as a line, and a red cross on the cells where main-service died in a fork (≤ 6 series a panel)
+     */
+    String chart(String profile) {
+        Charts.initialize();
         Map<OverloadCell, List<Row>> cells = byCell(profile);
-        int colour = 0;
-        for (var strategy : OverloadCell.STRATEGIES) {
-            for (String mode : OverloadCell.MODES) {
-                List<OverloadCell> line = cells.keySet().stream().filter(c -> !c.spike()
-                        && c.strategy() == strategy && c.mode().equals(mode)).toList();
-                if (line.isEmpty()) {
-                    continue;
-                }
-                String name = strategy.proseName() + " admission=" + mode;
-                List<Double> x = line.stream().map(OverloadCell::offeredPerSecond).toList();
-                add(goodput, name, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes()
-                        .goodputPerSecond())).toList(), colour, mode);
-                add(p99, name, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes().p99OkMs()))
-                        .toList(), colour, mode);
-            }
-            colour++;
-        }
-        goodput.getSeriesMap().values().forEach(series -> series.setShowInLegend(false));
         double bound = cells.keySet().iterator().next().bound();
-        XYSeries b = goodput.addSeries("bound " + fixed(bound) + " req/s", List.of(10.0, 1000.0),
-                List.of(bound, bound));
-        b.setMarker(SeriesMarkers.NONE);
-        b.setLineColor(Color.GRAY);
-        return Charts.sideBySide(dir, goodput, p99, "overload-" + profile + ".png");
+        List<XYChart> goodputs = new ArrayList<>();
+        List<XYChart> p99s = new ArrayList<>();
+        for (var strategy : OverloadCell.STRATEGIES) {
+            String name = profile + ", " + strategy.proseName();
+            XYChart goodput = chart(name + ": goodput", "goodput, 2xx req/s");
+            // linear: the admitted p99 spans 2 s to 15 s, within one decade, where a log axis shows a single label
+            XYChart p99 = chart(name + ": p99 admitted", "p99 of 2xx answers, ms");
+            goodput.getStyler().setYAxisMin(0.0).setYAxisMax(bound * 1.5).setLegendPosition(
+                    Styler.LegendPosition.InsideNW);
+            p99.getStyler().setYAxisMin(0.0).setYAxisMax(16_000.0).setLegendVisible(false);
+            goodput.addAnnotation(new AnnotationLine(bound, false, false));
+            plot(cells, strategy, goodput, p99);
+            goodputs.add(goodput);
+            p99s.add(p99);
+        }
+        List<XYChart> grid = new ArrayList<>(goodputs);
+        grid.addAll(p99s);
+        String file = "overload-" + profile + ".png";
+        try {
+            BitmapEncoder.saveBitmap(grid, 2, goodputs.size(), dir.resolve(file).toString(),
+                    BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write chart " + file, e);
+        }
+        return file;
     }
 
-    private static XYChart chart(String title, String yTitle, int width) {
-        XYChart c = new XYChartBuilder().width(width).height(560).title(title).xAxisTitle("offered, req/s (log)")
+    /** Draws one strategy's lines, a mode each, and its forks that died. */
+    private static void plot(Map<OverloadCell, List<Row>> cells, Strategy strategy, XYChart goodput, XYChart p99) {
+        List<Double> diedX = new ArrayList<>();
+        List<Double> diedY = new ArrayList<>();
+        for (int m = 0; m < OverloadCell.MODES.size(); m++) {
+            String mode = OverloadCell.MODES.get(m);
+            List<OverloadCell> line = cells.keySet().stream().filter(c -> !c.spike()
+                    && c.strategy() == strategy && c.mode().equals(mode)).toList();
+            if (line.isEmpty()) {
+                continue;
+            }
+            List<Double> x = line.stream().map(OverloadCell::offeredPerSecond).toList();
+            add(goodput, mode, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes()
+                    .goodputPerSecond())).toList(), m, mode);
+            add(p99, mode, x, line.stream().map(c -> median(cells.get(c), r -> r.outcomes().p99OkMs()))
+                    .toList(), m, mode);
+            line.stream().filter(c -> cells.get(c).stream().anyMatch(r -> !r.survived())).forEach(c -> {
+                diedX.add(c.offeredPerSecond());
+                diedY.add(median(cells.get(c), r -> r.outcomes().goodputPerSecond()));
+            });
+        }
+        if (!diedX.isEmpty()) {
+            XYSeries died = goodput.addSeries("died in a fork", diedX, diedY);
+            died.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            died.setMarker(SeriesMarkers.CROSS).setMarkerColor(Color.RED);
+        }
+    }
+
+    private static XYChart chart(String title, String yTitle) {
+        XYChart c = new XYChartBuilder().width(420).height(380).title(title).xAxisTitle("offered, req/s (log)")
                 .yAxisTitle(yTitle).build();
         c.getStyler().setXAxisLogarithmic(true);
-        c.getStyler().setXAxisMin(10.0);   // 0.5x to 10x a 50 req/s bound on every chart alike
-        c.getStyler().setXAxisMax(1000.0);
+        c.getStyler().setXAxisMin(20.0);   // 0.5x to 10x a 50 req/s bound on every chart alike
+        c.getStyler().setXAxisMax(600.0);
         return c;
     }
 
@@ -342,8 +374,8 @@ final class OverloadReport {
             return;
         }
         XYSeries s = chart.addSeries(name, xs, ys);
-        s.setLineColor(STRATEGY_COLOURS[colour % STRATEGY_COLOURS.length]);
-        s.setMarkerColor(STRATEGY_COLOURS[colour % STRATEGY_COLOURS.length]);
+        s.setLineColor(MODE_COLOURS[colour % MODE_COLOURS.length]);
+        s.setMarkerColor(MODE_COLOURS[colour % MODE_COLOURS.length]);
         s.setLineStyle(MODE_LINES.get(mode));
     }
 
