@@ -207,10 +207,12 @@ public final class Charts {
                     false, cells, List.of(Map.entry("efficiency", Charts::efficiency))));
         }
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
-            charts.put(block + "-" + SLOW_SHARE, bars(block + ": slow requests, measured and 1 − (1 − p)^N", "%", false,
-                    cells, List.of(
+            // log: hedged cells' 0.2 % sit two decades below the unhedged 26 %; each cell's own expectation
+            charts.put(block + "-" + SLOW_SHARE, bars(block + ": slow requests, measured and expected", "% (log scale)",
+                    true, cells, List.of(
                             Map.entry("measured", r -> exact(r.slowShare().map(v -> 100 * v[1]).orElse(Double.NaN))),
-                            Map.entry("1 − (1 − p)^N", r -> exact(r.cell().tail().map(t -> 100 * t.expectedSlowShare())
+                            Map.entry("expected: 1 − (1 − p)^N, hedged 1 − (1 − p²)^N", r -> exact(r.cell().tail()
+                                    .map(t -> 100 * (t.hedged() ? t.expectedSlowShareHedged() : t.expectedSlowShare()))
                                     .orElse(Double.NaN))))));
         }
         return charts;
@@ -258,8 +260,9 @@ public final class Charts {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS)
                 .setLegendLayout(Styler.LegendLayout.Horizontal).setSeriesColors(PALETTE);
         chart.getStyler().setXAxisLabelRotation(90);
-        chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(false)
-                .setYAxisDecimalPattern(logY ? "#,##0.#" : null);
+        // a share of 0.03 % must not read "0"; decades only where they span more than two (the slow shares' five)
+        chart.getStyler().setYAxisLogarithmic(logY).setYAxisLogarithmicDecadeOnly(logY && unit.startsWith("%"))
+                .setYAxisDecimalPattern(logY ? "#,##0.###" : null);
         if (logY) {
             // XChart anchors bars at 0, which a log axis has not: start the axis at the decade below the smallest bar
             double smallest = figures.stream().flatMapToDouble(f -> cells.stream().mapToDouble(r -> median(f.getValue()

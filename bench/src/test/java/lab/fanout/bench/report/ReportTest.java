@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.style.AxesChartStyler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReportTest {
@@ -309,6 +310,13 @@ class ReportTest {
                 .contains("| width=1&tailRate=0.01&tailMs=1000&hedgeAfterMs=100 | 3.0 % (2.1–4.3) | "
                         + "3.0 % (N=3) → 0.03 % | 60 (n=1) / 1061 (n=1) / 1061 (n=1) | 0.4 (n=1) |");
         assertThat(Charts.write(dir, "tail", tail)).contains("tail-slow-share.png");
+        // the hedged cell's bar expects 1 − (1 − p²)^N, not the unhedged 3.0 %, on a log axis where 0.03 % shows
+        var chart = (org.knowm.xchart.CategoryChart) Charts.charts("tail", tail).get("tail-slow-share");
+        assertThat(chart.getStyler().isYAxisLogarithmic()).isTrue();
+        assertThat(chart.getSeriesMap().get("expected: 1 − (1 − p)^N, hedged 1 − (1 − p²)^N").getYData())
+                .extracting(Number::doubleValue).satisfiesExactly(
+                        unhedged -> assertThat(unhedged).isCloseTo(100 * (1 - Math.pow(0.99, 3)), within(1e-9)),
+                        hedged -> assertThat(hedged).isCloseTo(100 * (1 - Math.pow(1 - 1e-4, 3)), within(1e-9)));
         // without a tail, no tail columns
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false)).doesNotContain("| Slow share");
     }
