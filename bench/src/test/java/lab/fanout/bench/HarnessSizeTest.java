@@ -106,7 +106,9 @@ class HarnessSizeTest {
     // cross where a fork died, the bound an annotation (issue 68 item 3, +32)
     // 11,753 until the tail's slow-share chart expects each cell's own share (hedged: 1 − (1 − p²)^N) on a log axis
     // and ticks that read 0.01, not 0 (issue 68 item 3, +3)
-    static final int LIMIT = 11_756;
+    // 11,756 until a continued --out takes its earlier forks from results.json, every histogram as measured, where it
+    // holds them all (PriorForks; issue 71 item 1, the first reader, +12)
+    static final int LIMIT = 11_768;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

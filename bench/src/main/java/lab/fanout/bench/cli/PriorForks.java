@@ -15,6 +15,7 @@ import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.report.ResultsCsv;
+import lab.fanout.bench.report.ResultsJson;
 
 /**
  * The forks an earlier {@code ./lab bench} wrote to the same {@code --out}, which a run continues, so that a preset
@@ -23,7 +24,9 @@ import lab.fanout.bench.report.ResultsCsv;
  * under the same command continue: a fork of other cells or knobs would be a sample of another population.
  *
  * @param count    forks in results.csv (each cell holds forks 1..count)
- * @param cells    their cells as results.csv gives them back ({@link ResultsCsv#read}), in run order
+ * @param cells    their cells in run order: as results.json holds them, every histogram as measured, where it holds
+ *                 as many forks as results.csv ({@link ResultsJson#read}); else as results.csv gives them back
+ *                 ({@link ResultsCsv#read}: a histogram rebuilt from five percentiles, marked so)
  * @param sittings the report's intro lines for the sittings before, one each: its forks, command, machine, load
  */
 record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
@@ -64,13 +67,22 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
         }
         List<CellResult> before = ResultsCsv.read(dir);
         requireSameCells(dir, before, cells, fix);
-        int count = before.stream().mapToInt(r -> r.repetitions().stream().mapToInt(Repetition::fork).max()
-                .orElse(0)).max().orElse(0);
+        int count = forks(before);
+        Path json = dir.resolve(ResultsJson.FILE);
+        if (Files.isRegularFile(json)) {   // a sitting killed before its end left results.json one sitting behind
+            List<CellResult> lossless = ResultsJson.read(json).cells();
+            before = lossless.size() == before.size() && forks(lossless) == count ? lossless : before;
+        }
         before.stream().filter(r -> r.forks() != count).findFirst().ifPresent(r -> {
             throw new IllegalArgumentException(dir + "'s last round is incomplete (cell " + r.index() + " holds "
                     + r.forks() + " of " + count + " forks): forks are whole rounds; give a new --out");
         });
         return new PriorForks(count, before, sittings(intro, count));
+    }
+
+    private static int forks(List<CellResult> cells) {
+        return cells.stream().mapToInt(r -> r.repetitions().stream().mapToInt(Repetition::fork).max().orElse(0))
+                .max().orElse(0);
     }
 
     private static void requireSameCells(Path dir, List<CellResult> before, List<Cell> cells, String fix) {
