@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
-import lab.fanout.bench.model.Repetition;
-import lab.fanout.bench.report.ResultsCsv;
 import lab.fanout.bench.report.ResultsJson;
 
 /**
@@ -24,9 +22,8 @@ import lab.fanout.bench.report.ResultsJson;
  * under the same command continue: a fork of other cells or knobs would be a sample of another population.
  *
  * @param count    forks in results.csv (each cell holds forks 1..count)
- * @param cells    their cells in run order: as results.json holds them, every histogram as measured, where it holds
- *                 as many forks as results.csv ({@link ResultsJson#read}); else as results.csv gives them back
- *                 ({@link ResultsCsv#read}: a histogram rebuilt from five percentiles, marked so)
+ * @param cells    their cells in run order, from results.json where it holds every fork, else from results.csv
+ *                 ({@link ResultsJson#cells})
  * @param sittings the report's intro lines for the sittings before, one each: its forks, command, machine, load
  */
 record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
@@ -65,24 +62,14 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
             throw new IllegalArgumentException(dir + " holds the forks of `./lab bench " + earlier + "`, not of this"
                     + " command" + fix);
         }
-        List<CellResult> before = ResultsCsv.read(dir);
+        List<CellResult> before = ResultsJson.cells(dir);
         requireSameCells(dir, before, cells, fix);
-        int count = forks(before);
-        Path json = dir.resolve(ResultsJson.FILE);
-        if (Files.isRegularFile(json)) {   // a sitting killed before its end left results.json one sitting behind
-            List<CellResult> lossless = ResultsJson.read(json).cells();
-            before = lossless.size() == before.size() && forks(lossless) == count ? lossless : before;
-        }
+        int count = ResultsJson.forks(before);
         before.stream().filter(r -> r.forks() != count).findFirst().ifPresent(r -> {
             throw new IllegalArgumentException(dir + "'s last round is incomplete (cell " + r.index() + " holds "
                     + r.forks() + " of " + count + " forks): forks are whole rounds; give a new --out");
         });
         return new PriorForks(count, before, sittings(intro, count));
-    }
-
-    private static int forks(List<CellResult> cells) {
-        return cells.stream().mapToInt(r -> r.repetitions().stream().mapToInt(Repetition::fork).max().orElse(0))
-                .max().orElse(0);
     }
 
     private static void requireSameCells(Path dir, List<CellResult> before, List<Cell> cells, String fix) {

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.overload.OverloadPreset;
 import lab.fanout.bench.report.Charts;
-import lab.fanout.bench.report.ResultsCsv;
+import lab.fanout.bench.report.ResultsJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,7 +21,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code ./lab charts RESULT}: a result's charts drawn anew from its results.csv ({@link ResultsCsv#read}). */
+/**
+ * {@code ./lab charts RESULT}: a result's charts drawn anew from its results.json where it holds every fork, else its
+ * results.csv ({@link ResultsJson#cells}).
+ */
 @Command(name = "charts", mixinStandardHelpOptions = true,
         description = {"Draws a ./lab bench result's charts anew from its results.csv, with today's chart code, as a"
                 + " run would draw them now: throughput and bound, latency percentiles, efficiency, memory; or the"
@@ -56,7 +59,7 @@ final class Redraw implements Callable<Integer> {
         }
         List<CellResult> cells;
         try {
-            cells = ResultsCsv.read(result);
+            cells = ResultsJson.cells(result);
             Files.createDirectories(dir);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

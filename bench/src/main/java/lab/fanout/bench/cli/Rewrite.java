@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.report.Report;
-import lab.fanout.bench.report.ResultsCsv;
+import lab.fanout.bench.report.ResultsJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -50,7 +50,7 @@ final class Rewrite implements Callable<Integer> {
         }
         Path target = out == null ? markdown : out;
         try {
-            List<CellResult> cells = ResultsCsv.read(result);
+            List<CellResult> cells = ResultsJson.cells(result);
             Files.writeString(target, Report.rewrite(Files.readString(markdown), cells));
             System.out.println(target + "  (" + cells.size() + " cells from " + (Files.isDirectory(result)
                     ? result.resolve("results.csv") : result) + ")");

@@ -5,9 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.zip.DataFormatException;
 
+import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.DriverRun;
+import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.RunResult;
 import org.HdrHistogram.Histogram;
 import tools.jackson.core.JacksonException;
@@ -76,6 +79,31 @@ public final class ResultsJson {
         } catch (JacksonException e) {
             throw new IllegalArgumentException(file + " is not a " + FILE + " of ./lab bench: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * @param result a results folder of ./lab bench or a results CSV ({@code NAME.csv}, with {@code NAME.json} beside
+     *               it if there is one)
+     * @return its cells in run order: from the results.json beside it, every histogram as measured, where that holds
+     *         the cells and forks results.csv does (a sitting killed before its end leaves it a sitting behind); else
+     *         from results.csv ({@link ResultsCsv#read}: histograms rebuilt from five percentiles, tagged so)
+     * @throws IllegalArgumentException as {@link ResultsCsv#read} or {@link #read}
+     */
+    public static List<CellResult> cells(Path result) {
+        List<CellResult> csv = ResultsCsv.read(result);
+        Path json = Files.isDirectory(result) ? result.resolve(FILE)
+                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".json");
+        if (!Files.isRegularFile(json)) {
+            return csv;
+        }
+        List<CellResult> lossless = read(json).cells();
+        return lossless.size() == csv.size() && forks(lossless) == forks(csv) ? lossless : csv;
+    }
+
+    /** @return the most forks a cell holds */
+    public static int forks(List<CellResult> cells) {
+        return cells.stream().mapToInt(r -> r.repetitions().stream().mapToInt(Repetition::fork).max().orElse(0))
+                .max().orElse(0);
     }
 
     private static Encoded encoded(Histogram h) {
