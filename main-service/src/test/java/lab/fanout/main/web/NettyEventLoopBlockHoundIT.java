@@ -21,18 +21,21 @@ import reactor.blockhound.integration.BlockHoundIntegration;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Nothing blocks an event loop under the {@code netty} profile: with BlockHound installed, any blocking call on
- * Reactor Netty's loops or on the reactive strategy's HTTP I/O threads ({@code reactive-io-N}, where its answers are
+ * Nothing blocks an event loop under the {@code netty} profile, here with the reactive strategy on HttpClient 5's
+ * async client ({@link ReactorNettyClientBlockHoundIT}: on Reactor Netty's, the profile's default): with BlockHound
+ * installed, any blocking call on Reactor Netty's loops or on the reactive strategy's HTTP I/O threads ({@code reactive-io-N}, where its answers are
  * decoded and joined) throws {@link BlockingOperationError}; the reactive strategy, which runs there end to end, and
  * the blocking strategies, which hand their fan-out to a virtual thread, all answer 200. The check's own proof: a
  * blocking call on an event loop is caught. In a JVM of its own (failsafe's {@code blockhound} execution):
  * BlockHound instruments the JVM for good.
  */
 @ActiveProfiles("netty")
+@TestPropertySource(properties = "fanout.reactive.client=httpclient5")   // Reactor Netty's: ReactorNettyClientBlockHoundIT
 class NettyEventLoopBlockHoundIT extends FanoutIntegrationTest {
 
     /** What BlockHound caught: the blocking method, the thread and who called it, in the order seen. */
@@ -55,7 +58,7 @@ class NettyEventLoopBlockHoundIT extends FanoutIntegrationTest {
      * for the virtual-thread executor and the bounded pool; not seen on a quiet machine). And Netty 4.2's own
      * allocator: a loop that grows its buffer magazines frees one under a {@code StampedLock} another loop may hold
      * ({@code AdaptivePoolingAllocator$Magazine.free} under {@code MagazineGroup.tryExpandMagazines}, caught once in a
-     * fresh-clone CI run with Reactor Netty's client on 2026-12-01; armeria#6344 allows the same for Netty 4.2:
+     * fresh-clone CI run of ReactorNettyClientBlockHoundIT on 2026-12-01; armeria#6344 allows the same for Netty 4.2:
      * a lock for the allocator's bookkeeping, not an I/O wait).
      */
     @BeforeAll
