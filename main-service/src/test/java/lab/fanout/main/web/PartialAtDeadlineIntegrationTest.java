@@ -1,6 +1,7 @@
 package lab.fanout.main.web;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterEach;
@@ -9,6 +10,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.test.context.TestPropertySource;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static lab.fanout.main.client.Downstream.ACCOUNTS;
 import static lab.fanout.main.client.Downstream.ORDERS;
 import static lab.fanout.main.client.Downstream.PRODUCTS;
@@ -53,6 +58,27 @@ class PartialAtDeadlineIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$[0].total").asMap().as("totals from the products").isNotEmpty();
         assertThat(answer.millis()).as("answered at the deadline, not after the downstream's 10 s")
                 .isGreaterThanOrEqualTo(DEADLINE_MS).isLessThan(SLOW_MS);
+        await().atMost(RELEASED_WITHIN).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
+                assertThat(leased()).as("the late call's pooled connection, leased").isZero());
+    }
+
+    /**
+     * At width 2 the slices that came are kept: accounts' second slice (acc-1003..acc-1005 of 5) outlasts the
+     * deadline, so the 3 orders of acc-1001 and acc-1002 keep their account and the other 9 have none.
+     */
+    @ParameterizedTest
+    @EnumSource(StrategyName.class)
+    void keepsTheSlicesThatCameAtWidth2(StrategyName strategy) {
+        WidthIntegrationTest.serveSlices(2);
+        server(ACCOUNTS).stubFor(get(urlPathEqualTo(path(ACCOUNTS))).withQueryParam("slice", equalTo("1"))
+                .withQueryParam("slices", equalTo("2")).willReturn(okJson("[]").withFixedDelay(SLOW_MS)));
+
+        Answer answer = backoffice("concurrency=" + strategy + "&onDeadline=partial&width=2");
+
+        assertThat(answer).hasStatusOk().hasHeader(Backoffice.MISSING_HEADER, "accounts");
+        assertThat(answer).bodyJson().extractingPath("$[*].account").asArray().hasSize(12)
+                .filteredOn(Objects::nonNull).as("orders whose account is in the first slice").hasSize(3);
+        assertThat(answer).bodyJson().extractingPath("$[*].items[*].product").asArray().doesNotContainNull();
         await().atMost(RELEASED_WITHIN).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
                 assertThat(leased()).as("the late call's pooled connection, leased").isZero());
     }
