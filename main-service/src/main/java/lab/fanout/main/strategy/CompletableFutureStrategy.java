@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -42,6 +43,11 @@ import lab.fanout.main.client.FanoutException;
  * calls handed to it before are then taken back out of its queue if they have not started, and cancelled and awaited
  * if they have, and the request answers 503 {@code bulkhead-full} naming the pool. A hedge's second copy that the pool
  * refuses is not sent, and the first copy goes on.
+ * <p>
+ * {@code onDeadline=partial}: each call's future gives null at the deadline ({@code completeOnTimeout}), as it does
+ * when the deadline's alarm cuts the call; the calls still running then have their HTTP exchanges cancelled (their
+ * connections closed), and a bounded pool's queued ones are taken back out of its queue. A call queued on the common
+ * pool cannot be taken back: it runs later and ends at once, refusing to start past the deadline.
  */
 public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable {
 
@@ -89,6 +95,9 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
                 throw full;
             }
         }
+        if (calls.onDeadline() == OnDeadline.PARTIAL) {
+            return arrivedByDeadline(started, calls, firstFailure);
+        }
         List<CompletableFuture<?>> futures = started.stream().<CompletableFuture<?>>map(Started::result).toList();
         try {
             CompletableFuture.allOf(futures.toArray(CompletableFuture<?>[]::new))
@@ -104,6 +113,42 @@ public class CompletableFutureStrategy implements FanoutStrategy, AutoCloseable 
             futures.forEach(call -> call.cancel(true));
             throw calls.interrupted(e);
         }
+    }
+
+    /** {@code onDeadline=partial}: what came by the deadline; the calls still running then cancelled. */
+    private static Fetched arrivedByDeadline(List<Started> started, FanoutCalls calls,
+                                             AtomicReference<RuntimeException> firstFailure) {
+        long remaining = calls.deadline().remaining().toNanos();
+        List<CompletableFuture<?>> arrived = started.stream()
+                .<CompletableFuture<?>>map(call -> nullAtDeadline(call.result(), remaining)).toList();
+        try {
+            CompletableFuture.allOf(arrived.toArray(CompletableFuture<?>[]::new)).get();
+            return calls.arrivedByDeadline(arrived.stream().map(CompletableFuture::resultNow).toList());
+        } catch (ExecutionException e) {
+            RuntimeException first = firstFailure.get();
+            throw FanoutException.from(first != null && !FanoutCalls.cutByDeadline(first) ? first : e.getCause());
+        } catch (InterruptedException e) {
+            throw calls.interrupted(e);
+        } finally {
+            for (Started call : started) {
+                if (!call.result().isDone()) {
+                    call.cancel().run();
+                    if (call.withdraw().getAsBoolean()) {
+                        call.result().cancel(false);   // out of the bounded pool's queue before it ran
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return the call's result, or null if it is not back {@code nanos} from now or was cut by the deadline */
+    private static <T> CompletableFuture<T> nullAtDeadline(CompletableFuture<T> call, long nanos) {
+        return call.exceptionally(e -> {
+            if (FanoutCalls.cutByDeadline(e)) {
+                return null;
+            }
+            throw e instanceof CompletionException completion ? completion : new CompletionException(e);
+        }).completeOnTimeout(null, nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

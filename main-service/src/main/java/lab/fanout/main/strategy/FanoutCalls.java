@@ -3,6 +3,7 @@ package lab.fanout.main.strategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,6 +48,7 @@ public final class FanoutCalls {
     private final int width;
     private final Hedging hedging;
     private final Pinning pinning;
+    private final OnDeadline onDeadline;
     /** The strategy's name for the hedging meters' tag. */
     private final String strategy;
     /** Per downstream, the adaptive hedge's delay, read once per request (empty: do not hedge). */
@@ -63,24 +65,26 @@ public final class FanoutCalls {
      * "none").
      */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline) {
-        this(client, simulation, deadline, 1, Hedging.OFF, Pinning.NONE, "none");
+        this(client, simulation, deadline, 1, Hedging.OFF, Pinning.NONE, OnDeadline.FAIL, "none");
     }
 
     /**
      * @param width    calls per downstream, 1..{@value #MAX_WIDTH}: each fetches one of {@code width} slices
      * @param hedging  whether a slow call gets a second copy; the strategy races the two its own way
      * @param pinning  what each blocking call holds while it blocks ({@link FanoutCall#fetch}); not the reactive calls
+     * @param onDeadline a 504 at the deadline, or the calls that arrived ({@link #arrivedByDeadline})
      * @param strategy the strategy's name, for the hedging meters
      * @throws IllegalArgumentException if width is outside 1..{@value #MAX_WIDTH}
      */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline, int width, Hedging hedging,
-                       Pinning pinning, String strategy) {
+                       Pinning pinning, OnDeadline onDeadline, String strategy) {
         this.client = client;
         this.simulation = simulation;
         this.deadline = deadline;
         this.width = width;
         this.hedging = hedging;
         this.pinning = pinning;
+        this.onDeadline = onDeadline;
         this.strategy = strategy;
         this.wasted = new WastedCalls(client, deadline);
         List<FanoutCall<?>> calls = new ArrayList<>();
@@ -117,11 +121,55 @@ public final class FanoutCalls {
         return new Fetched(concat(results, 0), concat(results, width), concat(results, 2 * width));
     }
 
+    /**
+     * For {@link OnDeadline#PARTIAL}: the answer decided at the deadline with what had arrived.
+     *
+     * @param results each call's body in the order of {@link #all()}, null for a call that had not answered by the
+     *                deadline (the strategy cancels those, or says why it cannot)
+     * @return the catalogues of the calls that answered, {@link Fetched#missing()} naming the downstreams of the others
+     */
+    public Fetched arrivedByDeadline(List<?> results) {
+        if (results.size() != all.size()) {
+            throw new IllegalArgumentException(all.size() + " results expected, got " + results.size());
+        }
+        Set<Downstream> missing = EnumSet.noneOf(Downstream.class);
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) == null) {
+                missing.add(all.get(i).downstream());
+            }
+        }
+        if (!missing.isEmpty()) {
+            wasted.decidedAtDeadline();
+        }
+        return new Fetched(concat(results, 0), concat(results, width), concat(results, 2 * width), Set.copyOf(missing));
+    }
+
+    /** @return what the request does when its deadline runs out before every call has answered */
+    public OnDeadline onDeadline() {
+        return onDeadline;
+    }
+
+    /**
+     * @param failure what a call threw, maybe wrapped (ExecutionException, CompletionException, FailedException)
+     * @return whether it is the deadline's: the call was cut by the deadline's alarm or started after it (504
+     *         {@code deadline-exceeded}), so that under {@link OnDeadline#PARTIAL} it is missing, not a failure
+     */
+    public static boolean cutByDeadline(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof FanoutException e) {
+                return e.kind() == FanoutException.Kind.DEADLINE_EXCEEDED;
+            }
+        }
+        return false;
+    }
+
     @SuppressWarnings("unchecked")   // results.get(i) is what all().get(i), whose type the constructor fixed, returned
     private <T> List<T> concat(List<?> results, int from) {
         List<T> items = new ArrayList<>();
         for (int i = from; i < from + width; i++) {
-            items.addAll((List<T>) results.get(i));
+            if (results.get(i) != null) {   // null: missing at the deadline (arrivedByDeadline)
+                items.addAll((List<T>) results.get(i));
+            }
         }
         return items;
     }

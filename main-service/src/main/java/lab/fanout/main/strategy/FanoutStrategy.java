@@ -16,9 +16,11 @@ public interface FanoutStrategy {
     boolean hedges();
 
     /**
-     * @return the three catalogues; a hedged call's answer is its first successful copy
+     * @return the three catalogues; a hedged call's answer is its first successful copy. Under
+     *         {@link OnDeadline#PARTIAL}, when the deadline runs out first, the ones that arrived, the late calls
+     *         cancelled, {@link Fetched#missing()} naming the others
      * @throws lab.fanout.main.client.FanoutException the first failure of a call, or DEADLINE_EXCEEDED when the
-     *                                                request's deadline runs out first
+     *                                                request's deadline runs out first under {@link OnDeadline#FAIL}
      */
     Fetched fetch(FanoutCalls calls);
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import lab.fanout.main.client.FanoutException;
@@ -27,6 +28,9 @@ import org.springframework.stereotype.Component;
  * being opened, when its connect ends: {@code CancellableConnector}). The failed call's own follows just after:
  * HttpClient releases it once the response handler, in which the error travels on to {@code Mono.zip} and the caller,
  * has returned (at once, or 28 ms after the caller had the 502 when that thread lost the core, issue 41).
+ * <p>
+ * {@code onDeadline=partial}: {@code timeout} per call with {@code onErrorResume} to "missing"; the timeout cancels
+ * the late call as above, and {@code Mono.zip} joins what came.
  */
 @Component
 class ReactiveStrategy implements AsyncFanoutStrategy {
@@ -38,10 +42,27 @@ class ReactiveStrategy implements AsyncFanoutStrategy {
 
     @Override
     public Mono<Fetched> fetchAsync(FanoutCalls calls) {
+        if (calls.onDeadline() == OnDeadline.PARTIAL) {
+            return arrivedByDeadline(calls);
+        }
         // deferred: the time left is read when the request subscribes, not when the Mono is built
         return Mono.defer(() -> Mono.zip(calls.all().stream().map(ReactiveStrategy::hedged).toList(),
                         results -> calls.fetched(Arrays.asList(results)))
                 .timeout(calls.deadline().remaining(), Mono.error(() -> calls.deadlineExceeded(null))));
+    }
+
+    /** {@code onDeadline=partial}: each call empty once the deadline has cut it; a failure fails the request. */
+    private static Mono<Fetched> arrivedByDeadline(FanoutCalls calls) {
+        return Mono.defer(() -> {
+            Duration remaining = calls.deadline().remaining();
+            return Mono.zip(calls.all().stream().map(call -> hedged(call).map(Optional::<Object>of)
+                                    .timeout(remaining)
+                                    .onErrorResume(e -> e instanceof TimeoutException || FanoutCalls.cutByDeadline(e),
+                                            e -> Mono.just(Optional.empty())))
+                            .toList(),
+                    results -> calls.arrivedByDeadline(Arrays.stream(results)
+                            .map(result -> ((Optional<?>) result).orElse(null)).toList()));
+        });
     }
 
     @Override

@@ -3,13 +3,17 @@ package lab.fanout.main.strategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.StructuredTaskScope;
 import java.util.concurrent.StructuredTaskScope.Joiner;
 import java.util.concurrent.StructuredTaskScope.Subtask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.IntStream;
 
 import lab.fanout.main.client.Exchange;
 import lab.fanout.main.client.FanoutException;
@@ -25,6 +29,9 @@ import org.springframework.stereotype.Component;
  * without waiting for the slowest sibling. A timeout cancels them the same way. When {@code fetch} returns or
  * throws, no call of the request is still running. A hedged call is a nested scope that races two attempts
  * ({@link #hedged}).
+ * <p>
+ * {@code onDeadline=partial}: a Joiner of its own that keeps the successes ({@link KeepArrived}); at the deadline the
+ * scope's timeout interrupts the late calls as above, and the answer is what the joiner kept.
  */
 @Component
 class StructuredScopeStrategy implements FanoutStrategy {
@@ -41,6 +48,9 @@ class StructuredScopeStrategy implements FanoutStrategy {
 
     @Override
     public Fetched fetch(FanoutCalls calls) {
+        if (calls.onDeadline() == OnDeadline.PARTIAL) {
+            return arrivedByDeadline(calls);
+        }
         try (var scope = StructuredTaskScope.open(Joiner.awaitAllSuccessfulOrThrow(),
                 config -> config.withTimeout(calls.deadline().remaining()).withName("fanout"))) {
             // forked threads inherit the request's ScopedValues, not its ThreadLocals: the trace and MDC are set again
@@ -57,6 +67,74 @@ class StructuredScopeStrategy implements FanoutStrategy {
             throw calls.deadlineExceeded(e);
         } catch (InterruptedException e) {
             throw calls.interrupted(e);   // the scope's close has cancelled the calls
+        }
+    }
+
+    /** {@code onDeadline=partial}: the calls that answered by the deadline; the late ones interrupted by the timeout. */
+    private static Fetched arrivedByDeadline(FanoutCalls calls) {
+        KeepArrived arrived = new KeepArrived(calls.all().size());
+        try (var scope = StructuredTaskScope.open(arrived,
+                config -> config.withTimeout(calls.deadline().remaining()).withName("fanout"))) {
+            CallContext context = CallContext.capture();
+            for (FanoutCall<?> call : calls.all()) {
+                scope.fork(context.wrap(() -> hedged(call, context)));
+            }
+            return calls.arrivedByDeadline(scope.join());
+        } catch (StructuredTaskScope.FailedException e) {
+            throw FanoutException.from(e.getCause());
+        } catch (StructuredTaskScope.TimeoutException e) {
+            // JDK 25: at the timeout join() throws and never asks the joiner for its result; the joiner kept each body
+            // as it came, and the scope's close, before this catch, interrupted the late calls and waited for them.
+            // JDK 26 (JEP 525, sixth preview) adds Joiner.onTimeout(), which join() calls when the timeout expires:
+            // a joiner whose onTimeout() returns instead of throwing has join() return its result(), and this catch
+            // goes: `@Override public void onTimeout() { }` in KeepArrived, `return calls.arrivedByDeadline(scope.join())`.
+            return calls.arrivedByDeadline(arrived.arrived());
+        } catch (InterruptedException e) {
+            throw calls.interrupted(e);
+        }
+    }
+
+    /**
+     * The Joiner that keeps the successes, which JDK 25 has not built in: each call's body as it arrives, in fork
+     * order. A call cut by the deadline (its alarm, or started after it) is missing, not a failure; any other failure
+     * cancels the scope, as {@code awaitAllSuccessfulOrThrow} does, and {@code join()} throws it.
+     */
+    private static final class KeepArrived implements Joiner<List<?>, List<List<?>>> {
+
+        private final Map<Subtask<?>, Integer> forkOrder = new ConcurrentHashMap<>();
+        private final AtomicReferenceArray<List<?>> bodies;
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        KeepArrived(int calls) {
+            bodies = new AtomicReferenceArray<>(calls);
+        }
+
+        @Override
+        public boolean onFork(Subtask<? extends List<?>> subtask) {
+            forkOrder.put(subtask, forkOrder.size());   // forks come one by one, from the owner
+            return false;
+        }
+
+        @Override
+        public boolean onComplete(Subtask<? extends List<?>> subtask) {
+            if (subtask.state() == Subtask.State.SUCCESS) {
+                bodies.set(forkOrder.get(subtask), subtask.get());
+                return false;
+            }
+            return !FanoutCalls.cutByDeadline(subtask.exception()) && failure.compareAndSet(null, subtask.exception());
+        }
+
+        @Override
+        public List<List<?>> result() throws Throwable {
+            if (failure.get() != null) {
+                throw failure.get();
+            }
+            return arrived();
+        }
+
+        /** @return each call's body in fork order, null for a call that had not answered */
+        List<List<?>> arrived() {
+            return IntStream.range(0, bodies.length()).<List<?>>mapToObj(bodies::get).toList();
         }
     }
 

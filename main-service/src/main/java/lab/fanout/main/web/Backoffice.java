@@ -3,11 +3,13 @@ package lab.fanout.main.web;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import lab.fanout.common.BadParameterException;
 import lab.fanout.common.PollerMode;
 import lab.fanout.common.Simulation;
 import lab.fanout.main.client.Deadline;
+import lab.fanout.main.client.Downstream;
 import lab.fanout.main.client.DownstreamClient;
 import lab.fanout.main.client.FanoutException;
 import lab.fanout.main.client.RequestContext;
@@ -17,6 +19,7 @@ import lab.fanout.main.strategy.FanoutCalls;
 import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Fetched;
 import lab.fanout.main.strategy.Hedging;
+import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
@@ -38,7 +41,9 @@ import org.springframework.stereotype.Component;
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
  * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}: the thread that ran the fan-out's start), on the
  * fan-out's errors too; with {@code cpuMs} above 0, {@code X-Fanout-Cpu-Thread}: the name of the thread that spent it
- * ({@code virtual} for an unnamed virtual thread).
+ * ({@code virtual} for an unnamed virtual thread). With {@code onDeadline=partial}, a 200 that lacks a downstream's
+ * catalogue carries {@code X-Fanout-Missing}: the downstreams whose calls had not answered by the deadline, e.g.
+ * {@code accounts} or {@code orders, accounts} ({@link OrderView#join} shows the gaps as null accounts and products).
  */
 @Component
 public class Backoffice {
@@ -46,6 +51,8 @@ public class Backoffice {
     public static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     public static final String THREAD_HEADER = "X-Fanout-Request-Thread";
     public static final String CPU_THREAD_HEADER = "X-Fanout-Cpu-Thread";
+    /** Under {@code onDeadline=partial}: the downstreams missing from a 200, by their Server-Timing names. */
+    public static final String MISSING_HEADER = "X-Fanout-Missing";
     /** The caller's request id, if any: bound for the fan-out's calls and their log lines ({@link RequestContext}). */
     public static final String REQUEST_ID_HEADER = "X-Request-Id";
     /** The messages of the {@code width} and {@code cpuMs} range constraints, the same on every server. */
@@ -69,13 +76,14 @@ public class Backoffice {
      * here. Parameters as bound by the web layer (ranges: {@link BackofficeController#orders}).
      *
      * @param hedging null: no hedging
+     * @param onDeadline {@code fail}: 504 at the deadline; {@code partial}: 200 with what arrived
      * @return the fan-out, not started yet
      * @throws BadParameterException 400 for hedging with a strategy that cannot hedge, or pinning with one that blocks
      *                               no thread
      * @throws FanoutException       503 {@code breaker-open} while a downstream's breaker is open (no call is made)
      */
     public Fanout begin(StrategyName concurrency, Simulation simulation, int width, @Nullable Hedging hedging,
-                        int cpuMs, Pinning pinning) {
+                        int cpuMs, Pinning pinning, OnDeadline onDeadline) {
         FanoutStrategy strategy = strategies.get(concurrency);
         if (hedging != null && !strategy.hedges()) {
             throw new BadParameterException("hedgeAfterMs: " + concurrency + " makes one call at a time and cannot"
@@ -87,7 +95,7 @@ public class Backoffice {
                     + blockingStrategies());
         }
         Fanout fanout = new Fanout(concurrency, strategy, new FanoutCalls(client, simulation, Deadline.after(deadline),
-                width, hedging == null ? Hedging.OFF : hedging, pinning, concurrency.toString()), cpuMs);
+                width, hedging == null ? Hedging.OFF : hedging, pinning, onDeadline, concurrency.toString()), cpuMs);
         try {
             client.breakers().refuseIfAnyOpen();   // the answer needs every downstream: no call while one is open
         } catch (FanoutException e) {
@@ -138,7 +146,8 @@ public class Backoffice {
          *
          * @param requestId the caller's {@code X-Request-Id}, or null ({@link RequestContext#requestId})
          *
-         * @return 200 with every order joined ({@link OrderView#join})
+         * @return 200 with every order joined ({@link OrderView#join}); under {@code onDeadline=partial} with what
+         *         arrived by the deadline and {@value #MISSING_HEADER}
          * @throws FanoutException a failed or late downstream, as problem+json with the headers
          */
         public ResponseEntity<List<OrderView>> answer(@Nullable String requestId) {
@@ -176,12 +185,16 @@ public class Backoffice {
         }
 
         private ResponseEntity<List<OrderView>> answer(Fetched fetched, boolean virtual) {
+            HttpHeaders headers = headers(virtual);
+            if (!fetched.missing().isEmpty()) {
+                headers.set(MISSING_HEADER, fetched.missing().stream().sorted().map(Downstream::timingName)
+                        .collect(Collectors.joining(", ")));
+            }
             if (cpuMs == 0) {
-                return ResponseEntity.ok().headers(headers(virtual)).body(OrderView.join(fetched));
+                return ResponseEntity.ok().headers(headers).body(OrderView.join(fetched));
             }
             CpuWork.spend(cpuMs);
             String thread = Thread.currentThread().getName();
-            HttpHeaders headers = headers(virtual);
             headers.set(CPU_THREAD_HEADER, thread.isEmpty() && Thread.currentThread().isVirtual() ? "virtual" : thread);
             return ResponseEntity.ok().headers(headers).body(OrderView.join(fetched));
         }

@@ -9,6 +9,7 @@ import lab.fanout.main.strategy.AsyncFanoutStrategy;
 import lab.fanout.main.strategy.FanoutCalls;
 import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Hedging;
+import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
 import lab.fanout.main.strategy.StrategyName;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&pinning=..&latencyMs=..]}:
+ * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&pinning=..&onDeadline=..&latencyMs=..]}:
  * every order joined with its account and products, fetched from the three downstream services by the chosen
  * strategy, in {@code width} calls to each.
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
@@ -59,6 +60,9 @@ class BackofficeController {
      * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
      *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
      *                but {@code none} with the reactive strategy, whose calls block no thread
+     * @param onDeadline {@code fail} (the default): 504 when the deadline runs out first; {@code partial}: 200 with the
+     *                   catalogues that arrived and {@value Backoffice#MISSING_HEADER} naming the others; another value
+     *                   is a 400 naming these two
      * @param requestId {@code X-Request-Id}: the id bound for the calls' log lines ({@code client.RequestContext}); a
      *                  new one when absent or not 1-64 plain characters
      * @return the answer (blocking strategies) or a {@code Mono} of it (an {@link AsyncFanoutStrategy})
@@ -71,8 +75,9 @@ class BackofficeController {
                   @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
                   @Max(value = CpuWork.MAX_MS, message = Backoffice.CPU_RANGE) int cpuMs,
                   @RequestParam(defaultValue = "none") Pinning pinning,
+                  @RequestParam(defaultValue = "fail") OnDeadline onDeadline,
                   @RequestHeader(name = Backoffice.REQUEST_ID_HEADER, required = false) @Nullable String requestId) {
-        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning);
+        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning, onDeadline);
         return fanout.async() ? fanout.answerAsync(requestId) : fanout.answer(requestId);
     }
 }

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One order joined with its account and products: the backoffice's answer. A reference the catalogues cannot
- * resolve stays visible as a null account or product, never dropped.
+ * resolve stays visible as a null account or product, never dropped. So does a catalogue missing at the deadline under
+ * {@code onDeadline=partial} ({@link Backoffice#MISSING_HEADER} names it).
  *
  * @param total sum of price x quantity over the items whose product is known, per currency (ISO 4217 code to
  *              amount, in the order the currencies first appear): prices in different currencies are never added

@@ -205,6 +205,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
             concurrency=scopeFork&faultTarget=users    | faultTarget[0]: must be one of [orders, products, accounts] (got 'users')
             concurrency=scopeFork&cpuMs=1001           | cpuMs: must be between 0 and 1000 (CPU-ms per request) (got '1001')
             concurrency=scopeFork&cpuMs=-1             | cpuMs: must be between 0 and 1000 (CPU-ms per request) (got '-1')
+            concurrency=scopeFork&onDeadline=degrade   | onDeadline: 'degrade' is not one of [fail, partial]
             """)
     void answers400ProblemNamingWhatIsValid(String query, String detail) {
         Answer answer = backoffice(query);
@@ -240,7 +241,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail").isEqualTo("latencyms: not a parameter of this"
                 + " endpoint (did you mean latencyMs?); it takes [concurrency, latencyMs, jitterMs, errorRate,"
                 + " errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget, width, hedgeAfterMs, cpuMs,"
-                + " pinning]");
+                + " pinning, onDeadline]");
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(0, anyRequestedFor(anyUrl()));
         }
@@ -252,7 +253,8 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         serveAll(0);
 
         assertThat(backoffice("concurrency=scopeFork&width=2&hedgeAfterMs=p95&latencyMs=0&jitterMs=0&errorRate=0"
-                + "&errorStatus=500&tailRate=0&tailMs=0&closeRate=0&dribbleMs=0&faultTarget=orders&cpuMs=1"))
+                + "&errorStatus=500&tailRate=0&tailMs=0&closeRate=0&dribbleMs=0&faultTarget=orders&cpuMs=1&pinning=none"
+                + "&onDeadline=partial"))
                 .hasStatusOk();
     }
 

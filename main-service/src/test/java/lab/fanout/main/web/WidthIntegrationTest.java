@@ -105,7 +105,7 @@ class WidthIntegrationTest extends FanoutIntegrationTest {
     }
 
     /** Each downstream answers {@code ?slice=i&slices=width} with its catalogue's slice i ({@link Slice}), at once. */
-    private static void serveSlices(int width) {
+    static void serveSlices(int width) {
         for (Downstream downstream : Downstream.values()) {
             JsonNode items = JSON.readTree(catalogue(downstream));
             for (int i = 0; i < width; i++) {
