@@ -108,7 +108,9 @@ class HarnessSizeTest {
     // and ticks that read 0.01, not 0 (issue 68 item 3, +3)
     // 11,756 until a continued --out takes its earlier forks from results.json, every histogram as measured, where it
     // holds them all; ./lab report and ./lab charts read it the same way (ResultsJson.cells; issue 71 item 1, +30)
-    static final int LIMIT = 11_786;
+    // 11,786 until the peak leased and pending connections count Reactor Netty's pool too, reactive's on netty since
+    // issue 67 (Scraper.leased, Scraper.pending, +22)
+    static final int LIMIT = 11_808;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

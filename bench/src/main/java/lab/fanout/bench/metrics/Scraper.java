@@ -27,10 +27,30 @@ public final class Scraper {
     private static final Duration PERIOD = Duration.ofSeconds(1);
     /** main-service's pooled connections, both pools (Micrometer's HttpClient 5 binder), by {@code state}. */
     public static final String LEASED = "httpcomponents_httpclient_pool_total_connections";
-    /** The series whose peaks {@link ServerFigures} holds, in its order: platform, virtual, leased, pending. */
+    /** Reactive's pool on Reactor Netty's client (the netty profile's default), as Reactor Netty names it. */
+    private static final String REACTOR_POOL = "reactor_netty_connection_provider_";
+    /**
+     * The series whose peaks {@link ServerFigures} holds, in its order: platform, virtual, leased, pending; leased and
+     * pending over HttpClient 5's pools and Reactor Netty's, whichever main-service has.
+     */
     private static final List<Function<Exposition, OptionalDouble>> PEAKS = List.of(
             e -> e.sum("jvm_threads_live_threads"), e -> e.sum("jvm_threads_virtual_live_threads"),
-            e -> e.sum(LEASED, Map.of("state", "leased")), e -> e.sum("httpcomponents_httpclient_pool_total_pending"));
+            Scraper::leased, Scraper::pending);
+
+    /** @return the connections leased to calls now, of HttpClient 5's pools and Reactor Netty's; empty: neither */
+    static OptionalDouble leased(Exposition e) {
+        return both(e.sum(LEASED, Map.of("state", "leased")), e.sum(REACTOR_POOL + "active_connections"));
+    }
+
+    /** @return the calls waiting for a connection now, in either client's pools; empty: neither */
+    static OptionalDouble pending(Exposition e) {
+        return both(e.sum("httpcomponents_httpclient_pool_total_pending"), e.sum(REACTOR_POOL + "pending_connections"));
+    }
+
+    /** @return the sum of those present, or empty when neither is */
+    private static OptionalDouble both(OptionalDouble a, OptionalDouble b) {
+        return a.isEmpty() ? b : b.isEmpty() ? a : OptionalDouble.of(a.getAsDouble() + b.getAsDouble());
+    }
 
     private final URI managementUrl;
     private final int cores;

@@ -8,8 +8,10 @@ package lab.fanout.bench.model;
  * @param peakVirtualThreads  {@code jvm_threads_virtual_live_threads} summed over {@code scheduling_status}: the
  *                            virtual threads mounted on a carrier or queued for one, not the parked ones (the JDK's
  *                            scheduler MXBean counts no more)
- * @param peakPoolLeased      {@code httpcomponents_httpclient_pool_total_connections{state="leased"}}
- * @param peakPoolPending     {@code httpcomponents_httpclient_pool_total_pending}: calls waiting for a connection
+ * @param peakPoolLeased      {@code httpcomponents_httpclient_pool_total_connections{state="leased"}} plus Reactor
+ *                            Netty's {@code reactor_netty_connection_provider_active_connections} (reactive on netty)
+ * @param peakPoolPending     calls waiting for a connection: {@code httpcomponents_httpclient_pool_total_pending} plus
+ *                            {@code reactor_netty_connection_provider_pending_connections}
  * @param cpuSeconds          main-service CPU used during the run, from {@code process_cpu_time_ns_total}, else
  *                            {@code process_cpu_usage} x cores x seconds averaged over the scrapes
  * @param scrapes             successful scrapes (every second): peaks between scrapes can be missed
