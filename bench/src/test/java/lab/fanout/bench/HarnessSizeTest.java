@@ -110,7 +110,9 @@ class HarnessSizeTest {
     // holds them all; ./lab report and ./lab charts read it the same way (ResultsJson.cells; issue 71 item 1, +30)
     // 11,786 until the peak leased and pending connections count Reactor Netty's pool too, reactive's on netty since
     // issue 67 (Scraper.leased, Scraper.pending, +22)
-    static final int LIMIT = 11_808;
+    // 11,808 until main-service gets CPU of its own: its cgroups made, joined before the JVM starts, checked and
+    // removed (CpuGroups), --main-cpus in ./lab up and ./lab bench, the placement in every result (issue 66, +320)
+    static final int LIMIT = 12_128;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -83,6 +83,9 @@ public class KnobsInfoContributor implements InfoContributor {
         String[] profiles = environment.getActiveProfiles();
         runtime.put("profiles", Arrays.asList(profiles.length > 0 ? profiles : environment.getDefaultProfiles()));
         runtime.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+        // what set it: a cpuset (./lab up --main-cpus 1) or a CFS quota (--main-cpus 0.5, a pod's limits.cpu)
+        runtime.put("cpuset", CpuLimits.cpuset());
+        runtime.put("cpuQuotaUs", CpuLimits.quota());
         // main-service's netty profile: Spring WebFlux on Reactor Netty, where Tomcat's limits do not apply
         boolean netty = "reactive".equalsIgnoreCase(environment.getProperty("spring.main.web-application-type", ""));
         runtime.put("webServer", netty ? "reactor-netty" : "tomcat");

@@ -42,6 +42,7 @@ import lab.fanout.bench.run.RemoteTarget;
 import lab.fanout.bench.run.Target;
 import lab.fanout.bench.run.UpTarget;
 import lab.fanout.bench.system.AotCache;
+import lab.fanout.bench.system.CpuPlacement;
 import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.OpenFileLimit;
 import picocli.CommandLine.Command;
@@ -136,6 +137,9 @@ public final class Bench implements Callable<Integer> {
                     + " --jvm-option=-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"})
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--main-cpus", paramLabel = "N", description = KnobOptions.MAIN_CPUS_HELP)
+    String mainCpus;
+
     @Option(names = "--own-services",
             description = "start the harness's own services even while ./lab up's run, and leave those running"
                     + " (two sets then share the CPU; tests use it so as never to stop a developer's ./lab up)")
@@ -200,6 +204,7 @@ public final class Bench implements Callable<Integer> {
     /** {@code --dry-run}: the cells, the time they take and the forks {@code --out} holds already. */
     private int plan(List<Cell> cells) {
         cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
+        System.out.println("CPU placement: " + placement().describe(Environment.cores()));
         ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
         Eta eta = new Eta(BenchRunner.rounds(cells, forks), restarts);
         System.out.println(cells.size() + " cells" + (forks > 1 ? " x " + forks + " forks" : "") + ", about "
@@ -243,6 +248,11 @@ public final class Bench implements Callable<Integer> {
                     + " (--base-url) runs with the options it was started with: ./lab up --jvm-option=... (or its"
                     + " manifest), then bench it");
         }
+        if (mainCpus != null && baseUrl != null) {
+            throw bad("--main-cpus places the main-service the harness starts; an existing deployment (--base-url)"
+                    + " runs where it was started: ./lab up --main-cpus " + mainCpus + " (or its pod's limits.cpu)");
+        }
+        placement();
         try {
             JvmOptions.validated(jvmOptions);
         } catch (IllegalArgumentException e) {
@@ -334,6 +344,8 @@ public final class Bench implements Callable<Integer> {
         }
         intro.add("Target: " + s.target().describe() + "; driver: " + drivers
                 + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
+        intro.add("CPU placement: " + placement().describe(Environment.cores()) + " (--main-cpus "
+                + placement().label() + ")");
         intro.add("Forks: " + all + (all > 1 ? " (each cell in " + all + " fresh starts of the services"
                 + (prior.count() > 0 ? ", in " + (prior.sittings().size() + 1) + " sittings of this --out" : "")
                 + "; intervals over the forks' medians)" : " (one start of the services; intervals over the"
@@ -351,13 +363,15 @@ public final class Bench implements Callable<Integer> {
         String commit = Environment.gitCommit(s.ws().repo());
         ResultsJson.write(s.dir(), new RunResult(command, commit, machine, new RunResult.Knobs(s.matrix().name(),
                 s.target().describe(), s.load().name(), prior.count() + forks, mainProperties(s.matrix()),
-                jvmOptions, aot), results));
+                jvmOptions, aot, placement().label()), results));
         String environment = Environment.text(machine, commit, List.of(
                 "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
                 "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null
                         ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")
                         + "; main-service also the options below",
-                "extra_main_properties: " + mainProperties(s.matrix()), "cells: " + results.size() + " finished"),
+                "extra_main_properties: " + mainProperties(s.matrix()),
+                "cpu_placement: --main-cpus " + placement().label() + ", " + placement().describe(Environment.cores()),
+                "cells: " + results.size() + " finished"),
                 Report.mainServiceJvms(results));
         try {
             Files.writeString(s.dir().resolve("environment.txt"), environment);
@@ -389,7 +403,7 @@ public final class Bench implements Callable<Integer> {
      */
     private Target localTarget(Workspace ws, Path dir, Matrix matrix) {
         Supplier<Target> own = () -> new LocalTarget(ws.repo(), dir.resolve("logs"), mainProperties(matrix), jvmOptions,
-                aot ? AotCache.Mode.USE : AotCache.Mode.OFF);
+                aot ? AotCache.Mode.USE : AotCache.Mode.OFF, placement());
         RunState state = RunState.load(ws);
         Map<String, ProcessHandle> running = state.runningServices();
         if (running.isEmpty()) {
@@ -399,6 +413,10 @@ public final class Bench implements Callable<Integer> {
             throw bad("./lab up " + Up.WITH_ZIPKIN + "'s services record and report traced requests (sampling 1.0 by"
                     + " default), and a benchmark on them would measure tracing: ./lab down, then ./lab up without it,"
                     + " or add --own-services (at sampling 0; both sets then share the CPU)");
+        }
+        if (!placement().shared() && !ownServices) {
+            throw bad("--main-cpus " + mainCpus + " places the services the harness starts, and ./lab up's run: ./lab"
+                    + " down first, or add --own-services (both sets then share the CPU)");
         }
         if (forks + prior.count() > 1 && !ownServices) {
             throw bad("--forks starts the services afresh per fork, and ./lab up's services run: ./lab down first,"
@@ -422,6 +440,15 @@ public final class Bench implements Callable<Integer> {
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
+    }
+
+    /** @throws ParameterException a --main-cpus this machine cannot give (message: the valid values) */
+    private CpuPlacement placement() {
+        try {
+            return CpuPlacement.parse(mainCpus, Environment.cores());
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
     }
 
     /** @return this command's own arguments, as typed after {@code bench} */

@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
+import lab.fanout.bench.system.CpuPlacement;
+import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.OrdersStore;
 import picocli.CommandLine.Option;
@@ -45,6 +47,16 @@ final class KnobOptions {
     @Option(names = "--latency-ms", paramLabel = "MS", description = "latency of every downstream call in ms (default "
             + ServiceDefaults.LATENCY_MS + ")")
     Integer latencyMs;
+
+    @Option(names = "--main-cpus", paramLabel = "N", description = MAIN_CPUS_HELP)
+    String mainCpus;
+
+    /** Shared with {@code ./lab bench}: one text for the one knob. */
+    static final String MAIN_CPUS_HELP = "main-service's own CPU, in a cgroup the lab makes and removes (root, cgroup"
+            + " v1 or v2): N whole cores by cpuset, the last ones (1 = core 1 of 2), the downstreams, Prometheus,"
+            + " Zipkin and the load driver on the others; or a fraction by CFS quota over 100 ms (0.5, 1.5), like a"
+            + " pod's limits.cpu, the load side unconfined; all: everything shares every core, which measures the"
+            + " machine rather than main-service (default: all)";
 
     @Option(names = "--jvm-option", paramLabel = "OPTION",
             description = {"JVM option of main-service, repeatable: -D<name>=<value>, -X<option> or -XX:<option>;"
@@ -129,6 +141,7 @@ final class KnobOptions {
         boundedPool(jvm, "threads", boundedPoolThreads, 10_000);
         boundedPool(jvm, "queue", boundedPoolQueue, 100_000);
         return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
+                .withCpus(CpuPlacement.parse(mainCpus, Environment.cores()))
                 .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
                 .withDownstreamProperties(ordersStore(spec.repoRoot()));
     }
@@ -188,7 +201,7 @@ final class KnobOptions {
                 + option("--bounded-pool-threads", boundedPoolThreads)
                 + option("--bounded-pool-queue", boundedPoolQueue)
                 + (ordersStore == Store.memory ? "" : " --orders-store " + ordersStore) + option("--db-pool", dbPool)
-                + (dbUrl == null ? "" : " --db-url " + dbUrl);
+                + (dbUrl == null ? "" : " --db-url " + dbUrl) + (mainCpus == null ? "" : " --main-cpus " + mainCpus);
     }
 
     boolean anyGiven() {

@@ -8,6 +8,8 @@ import java.util.concurrent.Callable;
 
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.system.CpuPlacement;
+import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.Poll;
@@ -154,11 +156,14 @@ final class Up implements Callable<Integer> {
             System.out.printf("  %-17s %s%n", "zipkin", Zipkin.UI);
         }
         String base = system.mainBaseUrl() + ServiceDefaults.ORDERS_PATH;
-        System.out.println("\nThe seed's ab line:\n  ab -n 1000 -c 200 " + base
+        // with --main-cpus N the load belongs off main-service's cores, where the downstreams run
+        CpuPlacement cpus = system.spec().cpus();
+        String off = cpus.shared() || !cpus.whole() ? "" : "taskset -c " + cpus.loadCores(Environment.cores()) + " ";
+        System.out.println("\nThe seed's ab line:\n  " + off + "ab -n 1000 -c 200 " + base
                 + "/byRestTemplate?concurrency=scopeFork");
-        System.out.println("\nhey, one line per strategy:");
+        System.out.println("\nhey, one line per strategy" + (off.isEmpty() ? "" : ", on the load side's cores") + ":");
         for (Strategy s : Strategy.values()) {
-            System.out.println("  hey -n 1000 -c 100 '" + base + "?concurrency=" + s + "'");
+            System.out.println("  " + off + "hey -n 1000 -c 100 '" + base + "?concurrency=" + s + "'");
         }
         System.out.println("\nStop with ./lab down; see them with ./lab status.");
     }

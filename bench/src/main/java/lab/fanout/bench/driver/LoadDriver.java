@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
+import lab.fanout.bench.system.CpuGroups;
 import lab.fanout.bench.system.Logs;
 import lab.fanout.bench.system.Processes;
 import org.apache.commons.csv.CSVFormat;
@@ -67,7 +68,8 @@ public abstract class LoadDriver {
     public DriverRun run(Load load, Path base) throws InterruptedException {
         Path log = output(base);
         // own session: a Ctrl-C reaches only the CLI, which stops the tool itself after marking the run cancelled
-        Process p = Processes.spawn(command(load, base), base.toAbsolutePath().getParent(), log, true, false);
+        Process p = Processes.spawn(CpuGroups.onLoadSide(command(load, base)), base.toAbsolutePath().getParent(), log,
+                true, false);
         current.set(p);
         try {
             p.waitFor();   // returns once the JDK has reaped it: its CPU is then in the harness's children counters

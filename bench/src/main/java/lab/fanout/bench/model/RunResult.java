@@ -39,8 +39,10 @@ public record RunResult(String command, String commit, Machine machine, Knobs kn
      * @param mainProperties extra Spring properties of main-service (the matrix's, then {@code --main-property})
      * @param jvmOptions     main-service's JVM options in every cell ({@code --jvm-option}), before a cell's own
      * @param aot            whether the services started with their JDK AOT caches ({@code --aot})
+     * @param mainCpus       main-service's CPU placement as {@code --main-cpus} takes it: {@code all}, {@code 1},
+     *                       {@code 0.5}; null in runs from before it existed (all)
      */
     public record Knobs(String matrix, String target, String driver, int forks, Map<String, String> mainProperties,
-                        List<String> jvmOptions, boolean aot) {
+                        List<String> jvmOptions, boolean aot, String mainCpus) {
     }
 }

@@ -12,6 +12,7 @@ import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.metrics.Footprint;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
+import lab.fanout.bench.system.CpuPlacement;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.OrdersStore;
@@ -34,12 +35,13 @@ public final class LocalTarget implements Target {
      * @param extraMainProperties more Spring properties for main-service, e.g. {@code fanout.deadline=20s}
      * @param mainJvmOptions      main-service's JVM options in every cell, before the cell's own (which win)
      * @param aot                 USE: the services start with their JDK AOT caches (trained first when missing)
+     * @param cpus                main-service's cores or quota in every cell ({@code --main-cpus})
      */
     public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions,
-                       AotCache.Mode aot) {
+                       AotCache.Mode aot, CpuPlacement cpus) {
         LaunchSpec d = LaunchSpec.defaults(repo);
         this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
-                d.extraJvmArgs(), mainJvmOptions, aot);
+                d.extraJvmArgs(), mainJvmOptions, aot).withCpus(cpus);
     }
 
     /** @return what every cell starts from: the run's properties and options, the services' defaults */

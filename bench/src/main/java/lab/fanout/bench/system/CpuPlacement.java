@@ -23,7 +23,7 @@ public record CpuPlacement(double cpus, boolean whole) {
      * @throws IllegalArgumentException naming the valid values, when whole cores leave none for the load side
      */
     public static CpuPlacement parse(String value, int machineCores) {
-        if (value == null || value.equals("all")) return new CpuPlacement(0, true);
+        if (value == null || value.equals("all")) return ALL;
         double cpus;
         try {
             cpus = Double.parseDouble(value);
@@ -43,6 +43,32 @@ public record CpuPlacement(double cpus, boolean whole) {
                     + machineCores + " cores limits nothing; pass at most " + machineCores + " or all");
         }
         return new CpuPlacement(cpus, whole);
+    }
+
+    /** Everything on every core: the shared bed, which measures the machine rather than main-service. */
+    public static final CpuPlacement ALL = new CpuPlacement(0, true);
+
+    /** @return the value as {@code --main-cpus} takes it: {@code all}, {@code 1}, {@code 0.5} */
+    public String label() {
+        return shared() ? "all" : whole ? "" + (int) cpus : "" + cpus;
+    }
+
+    /**
+     * @return where main-service and the load side run, for logs, tables and environment.txt, e.g. {@code main-service
+     *         on core 1 (cpuset), the load side on core 0}
+     */
+    public String describe(int machineCores) {
+        if (shared()) {
+            return "shared: main-service, downstreams and load driver on all " + machineCores + " cores (measures the"
+                    + " machine, not main-service alone)";
+        }
+        if (whole) {
+            return "main-service on core" + (cpus > 1 ? "s " : " ") + mainCores(machineCores) + " (cpuset), the load"
+                    + " side (downstreams, load driver, Prometheus, Zipkin) on " + loadCores(machineCores);
+        }
+        return "main-service at " + label() + " CPU of quota (" + quotaUs() + "/" + PERIOD_US + " µs, like a pod's"
+                + " limits.cpu " + Math.round(cpus * 1000) + "m) on all " + machineCores + " cores, which the load side"
+                + " shares";
     }
 
     public boolean shared() {

@@ -55,13 +55,16 @@ public final class LocalSystem implements AutoCloseable {
      * @param ordersJvmArgs JVM options for orders-service alone, after {@code extraJvmArgs}; changing them restarts
      *                      all four
      * @param aot           USE: the extracted jars with their AOT caches, trained first when missing; OFF: the jars
+     * @param cpus          where main-service runs: its own cores or CPU quota, or {@link CpuPlacement#ALL}
      */
     public record LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
                              boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
                              Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
-                             List<String> mainJvmArgs, List<String> ordersJvmArgs, AotCache.Mode aot) {
+                             List<String> mainJvmArgs, List<String> ordersJvmArgs, AotCache.Mode aot,
+                             CpuPlacement cpus) {
 
         public LaunchSpec {
+            cpus = cpus == null ? CpuPlacement.ALL : cpus;
             Objects.requireNonNull(repoRoot, "repoRoot");
             Objects.requireNonNull(logDir, "logDir");
             Objects.requireNonNull(aot, "aot");
@@ -87,7 +90,7 @@ public final class LocalSystem implements AutoCloseable {
                           Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
                           List<String> mainJvmArgs, AotCache.Mode aot) {
             this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
-                    extraDownstreamProperties, extraJvmArgs, mainJvmArgs, List.of(), aot);
+                    extraDownstreamProperties, extraJvmArgs, mainJvmArgs, List.of(), aot, CpuPlacement.ALL);
         }
 
         /** Without JVM options of main-service's own, without an AOT cache. */
@@ -106,30 +109,32 @@ public final class LocalSystem implements AutoCloseable {
 
         public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
+                    aot, cpus);
         }
 
         /** @param options main-service's JVM options, replacing any before, e.g. {@code -Dx=1} */
         public LaunchSpec withMainJvmArgs(List<String> options) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, ordersJvmArgs, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, ordersJvmArgs, aot, cpus);
         }
 
         /** @param options orders-service's JVM options, replacing any before, e.g. {@code -Xmx512m} */
         public LaunchSpec withOrdersJvmArgs(List<String> options) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, options, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, options, aot, cpus);
         }
 
         public LaunchSpec withFreePorts(boolean free, Path logs) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
+                    aot, cpus);
         }
 
         /** @param properties the downstreams' Spring properties, replacing any before, e.g. orders-service's store */
         public LaunchSpec withDownstreamProperties(Map<String, String> properties) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
+                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot, cpus);
         }
 
         /** @param properties Spring properties for all four services, added to those before, e.g. the tracing knobs */
@@ -139,20 +144,28 @@ public final class LocalSystem implements AutoCloseable {
             Map<String, String> downstream = new LinkedHashMap<>(extraDownstreamProperties);
             downstream.putAll(properties);
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, main,
-                    downstream, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot);
+                    downstream, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot, cpus);
         }
 
         public LaunchSpec withAot(AotCache.Mode mode) {
             return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, mode);
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
+                    mode, cpus);
         }
 
-        /** @return whether the downstreams started for {@code this} serve {@code other} unchanged */
+        /** @param placement main-service's cores or quota ({@code ./lab up --main-cpus}) */
+        public LaunchSpec withCpus(CpuPlacement placement) {
+            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot,
+                    placement);
+        }
+
+        /** @return whether the downstreams started for {@code this} serve {@code other} unchanged (same cgroups too) */
         boolean sameDownstreams(LaunchSpec other) {
             return Objects.equals(latencyMs, other.latencyMs) && freePorts == other.freePorts
                     && extraDownstreamProperties.equals(other.extraDownstreamProperties)
                     && extraJvmArgs.equals(other.extraJvmArgs) && ordersJvmArgs.equals(other.ordersJvmArgs)
-                    && repoRoot.equals(other.repoRoot) && aot == other.aot;
+                    && repoRoot.equals(other.repoRoot) && aot == other.aot && cpus.equals(other.cpus);
         }
 
         /** @return {@code --name=value} per property set; unset knobs are left out */
@@ -190,6 +203,8 @@ public final class LocalSystem implements AutoCloseable {
     private final Map<String, Process> processes = Collections.synchronizedMap(new LinkedHashMap<>());
     private final PrintStream progress;
     private volatile LaunchSpec spec;
+    /** The cgroups of {@code spec.cpus()}, made before its processes start, removed when they stop. */
+    private volatile CpuGroups groups;
     private volatile boolean closed;
     private final Thread hook = new Thread(this::close, "lab-local-system-stop");
 
@@ -325,7 +340,15 @@ public final class LocalSystem implements AutoCloseable {
     public void close() {
         closed = true;
         stop(SERVICES);
+        closeGroups();
         removeHook();
+    }
+
+    private void closeGroups() {
+        if (groups != null) {
+            groups.close();
+            groups = null;
+        }
     }
 
     private void removeHook() {
@@ -338,6 +361,13 @@ public final class LocalSystem implements AutoCloseable {
 
     private void launch(List<String> services, boolean appendLogs) {
         long start = System.nanoTime();
+        if (groups == null || !groups.placement().equals(spec.cpus())) {
+            closeGroups();   // a new placement restarts all four (sameDownstreams)
+            groups = CpuGroups.create(spec.cpus());
+            if (!spec.cpus().shared()) {
+                progress.println("CPU placement: " + spec.cpus().describe(Environment.cores()));
+            }
+        }
         for (String service : services) {
             if (closed) {
                 throw new IllegalStateException("stopped while starting");
@@ -346,6 +376,7 @@ public final class LocalSystem implements AutoCloseable {
         }
         progress.print("waiting for " + String.join(", ", services) + " to get ready ");
         awaitReady(services);
+        groups.verify(pids());
         progress.printf(Locale.ROOT, " ready in %.1f s%s%n", (System.nanoTime() - start) / 1e9, spec.aot()
                 == AotCache.Mode.OFF ? "" : " (AOT cache: " + spec.aot().name().toLowerCase(Locale.ROOT) + ")");
         if (spec.aot() == AotCache.Mode.USE) {
@@ -375,7 +406,8 @@ public final class LocalSystem implements AutoCloseable {
             command.addAll(AotCache.launch(spec.aot(), dir, service, aotLog(service)));
         }
         command.addAll(spec.springArgs(service, ports, managementPorts));
-        return Processes.spawn(command, spec.repoRoot(), logFile(service), detached, appendLogs);
+        List<String> placed = service.equals(MAIN) ? groups.main(command) : groups.load(command);
+        return Processes.spawn(placed, spec.repoRoot(), logFile(service), detached, appendLogs);
     }
 
     private Path aotLog(String service) {

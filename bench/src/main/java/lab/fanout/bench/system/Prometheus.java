@@ -59,8 +59,9 @@ public final class Prometheus {
         if (!Files.isRegularFile(config)) {
             throw new IllegalStateException(config + " is missing");
         }
-        Process p = Processes.spawn(List.of("prometheus", "--config.file=" + config, "--storage.tsdb.path=" + dataDir,
-                "--web.listen-address=127.0.0.1:" + PORT, EXEMPLARS), workDir, log, true, false);
+        Process p = Processes.spawn(CpuGroups.onLoadSide(List.of("prometheus", "--config.file=" + config,
+                "--storage.tsdb.path=" + dataDir, "--web.listen-address=127.0.0.1:" + PORT, EXEMPLARS)), workDir, log,
+                true, false);
         boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(250),
                 () -> !p.isAlive() || Http.get(URL.resolve("/-/ready"), Duration.ofSeconds(2)).isPresent());
         if (!answered || !p.isAlive()) {

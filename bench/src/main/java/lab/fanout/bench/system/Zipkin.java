@@ -84,7 +84,7 @@ public record Zipkin(int port) {
      */
     public Process start(Path jar, Path log, Path workDir) {
         requireStartable(jar);
-        Process p = Processes.spawn(command(jar), workDir, log, true, false);
+        Process p = Processes.spawn(CpuGroups.onLoadSide(command(jar)), workDir, log, true, false);
         boolean answered = Poll.reached(READY_TIMEOUT, Duration.ofMillis(500),
                 () -> !p.isAlive() || Http.get(url().resolve("/health"), Duration.ofSeconds(2)).isPresent());
         if (!answered || !p.isAlive()) {

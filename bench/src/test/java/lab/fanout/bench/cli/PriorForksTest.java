@@ -130,7 +130,7 @@ class PriorForksTest {
 
         ResultsJson.write(dir, new RunResult("./lab bench " + String.join(" ", COMMAND), "c0ffee",
                 new RunResult.Machine("cpu", 2, "8 GB", "linux", "25", List.of(), "h", "a", "0", "0"),
-                new RunResult.Knobs("database", "fake", "hey", 1, Map.of(), List.of(), false), first));
+                new RunResult.Knobs("database", "fake", "hey", 1, Map.of(), List.of(), false, "all"), first));
         assertThat(histograms(PriorForks.read(dir, cells, COMMAND))).as("from results.json").isNotEmpty()
                 .allMatch(h -> h.getTag() == null);
 

@@ -41,7 +41,7 @@ class ResultsJsonTest {
                 new RunResult.Machine("AMD EPYC", 2, "7.8 GB", "Debian 13, kernel 6.12", "Eclipse Adoptium 25",
                         List.of("-Xmx512m"), "0.1.4-1", "2.4.65-1", "0.10 0.20 0.30", "1.50 1.20 0.90"),
                 new RunResult.Knobs("quick", "local: the four services started by the harness", "hey", 2,
-                        Map.of("fanout.deadline", "30s"), List.of("-XX:+UseZGC"), false),
+                        Map.of("fanout.deadline", "30s"), List.of("-XX:+UseZGC"), false, "0.5"),
                 List.of(closedLoop(), openModel()));
         ResultsJson.write(dir, run);
         RunResult read = ResultsJson.read(dir);

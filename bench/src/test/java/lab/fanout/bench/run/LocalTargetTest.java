@@ -10,6 +10,7 @@ import lab.fanout.bench.cli.LabCommand;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.system.AotCache;
+import lab.fanout.bench.system.CpuPlacement;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -35,7 +36,7 @@ class LocalTargetTest {
     @Test
     void theConnectionTimeoutFollowsTheDeadlineOfTheRun() {
         LaunchSpec base = new LocalTarget(Path.of("/tmp/run"), Path.of("/tmp/run/logs"),
-                Map.of("fanout.deadline", "30s"), List.of(), AotCache.Mode.OFF).base();
+                Map.of("fanout.deadline", "30s"), List.of(), AotCache.Mode.OFF, CpuPlacement.ALL).base();
         assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, 5)).extraDownstreamProperties())
                 .containsEntry("orders.db.connection-timeout", "30s");
     }

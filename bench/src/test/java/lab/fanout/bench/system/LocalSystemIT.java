@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
@@ -58,5 +59,34 @@ class LocalSystemIT {
             assertThat(logs.resolve("orders-service.log")).isNotEmptyFile();
         }
         assertThat(pids).hasSize(4).allMatch(pid -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+    }
+
+    /** {@code ./lab up --main-cpus 1}: main-service alone on core 1, sized to it; the downstreams off it (issue 66). */
+    @Test
+    void oneCoreOfItsOwnForMainServiceAndTheOthersOffIt(@TempDir Path logs) throws Exception {
+        CpuGroupsRealTest.requireCgroups();
+        CpuPlacement oneCore = CpuPlacement.parse("1", Environment.cores());
+        LaunchSpec spec = LaunchSpec.defaults(REPO).withFreePorts(true, logs).withCpus(oneCore);
+        try (LocalSystem system = LocalSystem.start(spec)) {
+            String last = "" + (Environment.cores() - 1);
+            assertThat(ServiceInfo.fetch(system.mainManagementUrl()).availableProcessors()).isEqualTo(1);
+            assertThat(Http.get(system.mainManagementUrl().resolve("/actuator/info"), Duration.ofSeconds(5)))
+                    .hasValueSatisfying(info -> assertThat(info).contains("\"cpuset\":\"" + last + "\"")
+                            .contains("\"cpuQuotaUs\":\"none\""));
+            assertThat(cpusAllowed(system.pids().get(ServiceDefaults.MAIN))).isEqualTo(last);
+            assertThat(cpusAllowed(system.pids().get(ServiceDefaults.ORDERS))).isEqualTo(oneCore.loadCores(
+                    Environment.cores()));
+            assertThat(Logs.tail(logs.resolve("main-service.log"), 400)).contains("\"availableProcessors\":1,");
+        }
+        try (var groups = Files.list(CpuGroups.ROOT.resolve("cpuset"))) {
+            String self = "fanout-lab-" + ProcessHandle.current().pid() + "-";
+            assertThat(groups.map(g -> g.getFileName().toString())).noneMatch(g -> g.startsWith(self));
+        }
+    }
+
+    private static String cpusAllowed(long pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.split(":")[1].trim()).findFirst()
+                .orElseThrow();
     }
 }
