@@ -112,7 +112,9 @@ class HarnessSizeTest {
     // issue 67 (Scraper.leased, Scraper.pending, +22)
     // 11,808 until main-service gets CPU of its own: its cgroups made, joined before the JVM starts, checked and
     // removed (CpuGroups), --main-cpus in ./lab up and ./lab bench, the placement in every result (issue 66, +320)
-    static final int LIMIT = 12_128;
+    // 12,128 until every cell reports main-service's own CPU bound, the load side's busy share (no verdict past 85 %),
+    // context switches per request and CFS throttling (Scheduling, SchedulerFigures, their columns; issue 66, +333)
+    static final int LIMIT = 12_461;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

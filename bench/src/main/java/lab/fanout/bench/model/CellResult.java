@@ -37,6 +37,16 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
     static final List<String> SYSTEM = Stream.concat(Stream.concat(Stream.of(ServiceDefaults.MAIN),
             ServiceDefaults.DOWNSTREAMS.stream()), Stream.of(Repetition.DRIVER)).toList();
 
+    /**
+     * @return whether the load side (downstreams, driver) was busy past
+     *         {@link SchedulerFigures#LOAD_SIDE_BOUND_PERCENT}
+     *         in the median repetition: then it, not main-service, may be what bound the cell, which gets no verdict
+     */
+    public boolean loadSideBound() {
+        Double busy = median(Repetition::loadSideBusyPercent);
+        return busy != null && busy > SchedulerFigures.LOAD_SIDE_BOUND_PERCENT;
+    }
+
     /** @return req/s: the median with its confidence interval over {@link #samples} of each run's throughput */
     public Stats.Estimate throughput() {
         return estimate(r -> r.run().throughput());

@@ -15,10 +15,11 @@ import java.util.Map;
  *                           during the run, from /proc; a role the harness cannot see (a remote service) is absent
  * @param fork               1-based: which start of the services it ran in ({@code ./lab bench --forks})
  * @param warmupSettled      whether the warm-up before it ended on main-service's plateau, not on its time cap
+ * @param scheduler          main-service's CPU share and scheduling meanwhile; null where unknown (older results)
  */
 public record Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
                          Double othersCpuPercent, Map<String, Double> cpuSeconds, int fork,
-                         boolean warmupSettled) {
+                         boolean warmupSettled, SchedulerFigures scheduler) {
 
     /** Role of the harness JVM itself (scraping, waiting). */
     public static final String HARNESS = "harness";
@@ -29,10 +30,16 @@ public record Repetition(int index, Load load, DriverRun run, ServerFigures serv
         cpuSeconds = Map.copyOf(cpuSeconds);
     }
 
+    /** Without scheduler figures (a results.csv, which has no columns for them). */
+    public Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
+                      Double othersCpuPercent, Map<String, Double> cpuSeconds, int fork, boolean warmupSettled) {
+        this(index, load, run, server, machineBusyPercent, othersCpuPercent, cpuSeconds, fork, warmupSettled, null);
+    }
+
     /** In the first fork, after a settled warm-up. */
     public Repetition(int index, Load load, DriverRun run, ServerFigures server, Double machineBusyPercent,
                       Double othersCpuPercent, Map<String, Double> cpuSeconds) {
-        this(index, load, run, server, machineBusyPercent, othersCpuPercent, cpuSeconds, 1, true);
+        this(index, load, run, server, machineBusyPercent, othersCpuPercent, cpuSeconds, 1, true, null);
     }
 
     /**
@@ -49,5 +56,32 @@ public record Repetition(int index, Load load, DriverRun run, ServerFigures serv
         Double proc = cpuMsPerAnswer(ServiceDefaults.MAIN);
         return proc != null || server.cpuSeconds() == null || run.answered() == 0 ? proc
                 : Double.valueOf(1000 * server.cpuSeconds() / run.answered());
+    }
+
+    /** @return main-service's context switches per answered request, voluntary or involuntary; null when unknown */
+    public Double switchesPerAnswer(boolean voluntary) {
+        Long n = scheduler == null ? null : voluntary ? scheduler.voluntarySwitches() : scheduler.involuntarySwitches();
+        return n == null || run.answered() == 0 ? null : (double) n / run.answered();
+    }
+
+    /** @return the share of the run main-service spent throttled by its CFS quota, s per s; null without a quota */
+    public Double throttledShare() {
+        Double s = scheduler == null ? null : scheduler.throttledSeconds();
+        return s == null || run.windowSeconds() <= 0 ? null : s / run.windowSeconds();
+    }
+
+    /**
+     * @return req/s main-service's own CPU allows: its CPUs ({@link SchedulerFigures#mainCpus}) ÷ its CPU s per
+     *         request (the utilisation law, U = X × D, at U = 1); null when either is unknown
+     */
+    public Double mainCpuBound() {
+        Double ms = mainCpuMsPerAnswer();
+        return scheduler == null || scheduler.mainCpus() == null || ms == null || ms <= 0 ? null
+                : 1000 * scheduler.mainCpus() / ms;
+    }
+
+    /** @return the load side's busy share, %, or null (the shared bed, older results) */
+    public Double loadSideBusyPercent() {
+        return scheduler == null ? null : scheduler.loadSideBusyPercent();
     }
 }

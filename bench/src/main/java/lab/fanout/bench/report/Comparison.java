@@ -245,7 +245,7 @@ public final class Comparison {
         FIGURES.keySet().forEach(f -> figures.put(f, forked ? runs.get(f).stream().map(Stats::median).toList()
                 : runs.get(f).stream().flatMap(List::stream).toList()));
         return new Samples(figures, runs, anyFalse(rows, "warmup_settled") ? "warm-up capped"
-                : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : null);
+                : anyFalse(rows, "cpu_spent") ? "CPU under cpuMs" : unfit(rows));
     }
 
     /** @return per fork ({@code fork}: a row's JVM start), the median of its rows' figure (NaN: no sample) */
@@ -274,6 +274,15 @@ public final class Comparison {
     static double number(CSVRecord row, String column) {
         return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
     }
+
+    /** @return why no verdict stands on these rows beyond warm-up and cpuMs, or null: the load side bound them */
+    static String unfit(List<CSVRecord> rows) {
+        return rows.stream().anyMatch(r -> r.isMapped("load_side_bound") && r.get("load_side_bound").equals("true"))
+                ? LOAD_SIDE_BOUND : null;
+    }
+
+    /** A cell whose load side was busy past 85 %: what bound it may be the load side (SchedulerFigures). */
+    public static final String LOAD_SIDE_BOUND = "load side bound: not main-service's figure";
 
     /** @return true when the column exists (older results lack the newer ones) and a row reads false */
     private static boolean anyFalse(List<CSVRecord> rows, String column) {

@@ -27,6 +27,7 @@ import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.SchedulerFigures;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
@@ -158,6 +159,14 @@ public final class ResultsCsv {
         // repetitions (forks added in a later sitting, ./lab report), which the percentiles above cannot give
         col("slow_answers", r -> r.cell.cell().tail().map(t -> r.rep.run().slowerThan(
                 t.slowAboveMs(r.cell.deployment().latencyMs()))[0]).orElse(null));
+        // issue 66: main-service's own CPU (--main-cpus), the load side's busy share, its context switches, throttling
+        col("main_cpus", r -> scheduler(r, SchedulerFigures::mainCpus));
+        col("load_side_busy_pct", r -> scheduler(r, SchedulerFigures::loadSideBusyPercent));
+        col("load_side_bound", r -> r.cell.loadSideBound());   // true: ./lab compare and verdicts skip the cell
+        col("voluntary_switches", r -> scheduler(r, SchedulerFigures::voluntarySwitches));
+        col("involuntary_switches", r -> scheduler(r, SchedulerFigures::involuntarySwitches));
+        col("throttled_periods", r -> scheduler(r, SchedulerFigures::throttledPeriods));
+        col("throttled_s", r -> scheduler(r, SchedulerFigures::throttledSeconds));
     }
 
     public static List<String> header() {
@@ -324,7 +333,7 @@ public final class ResultsCsv {
                 number(r, "virtual_threads_pinned"), number(r, "db_pending_peak"), orders);
         return new Repetition(integer(r, "repetition"), load, run, server, number(r, "machine_cpu_busy_pct"),
                 number(r, "others_cpu_pct"), cpuSeconds(r, answered), fork(r),
-                !text(r, "warmup_settled").equals("false"));
+                !text(r, "warmup_settled").equals("false"), schedulerFigures(r));
     }
 
     /** @return a service's memory snapshot from the columns named {@code prefix + heap_after_gc_mib} etc., or null */
@@ -412,6 +421,23 @@ public final class ResultsCsv {
     private static Double snapshot(Row r, Function<Memory.Snapshot, Double> figure) {
         Memory.Snapshot s = r.rep.server().memory().snapshot();
         return s == null ? null : figure.apply(s);
+    }
+
+    private static Object scheduler(Row r, Function<SchedulerFigures, Object> figure) {
+        return r.rep.scheduler() == null ? null : figure.apply(r.rep.scheduler());
+    }
+
+    /** @return the scheduler columns as written, or null in a CSV from before them (or with all empty) */
+    private static SchedulerFigures schedulerFigures(CSVRecord r) {
+        SchedulerFigures f = new SchedulerFigures(number(r, "main_cpus"), number(r, "load_side_busy_pct"),
+                count(r, "voluntary_switches"), count(r, "involuntary_switches"), count(r, "throttled_periods"),
+                number(r, "throttled_s"));
+        return f.equals(new SchedulerFigures(null, null, null, null, null, null)) ? null : f;
+    }
+
+    private static Long count(CSVRecord r, String column) {
+        Double v = number(r, column);
+        return v == null ? null : v.longValue();
     }
 
     private static Double ordersSnapshot(Row r, Function<Memory.Snapshot, Double> figure) {

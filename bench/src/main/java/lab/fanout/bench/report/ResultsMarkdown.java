@@ -106,6 +106,19 @@ public final class ResultsMarkdown {
             p -> p.server().pinned(), 0) + " · " + est(r, p -> p.server().pinned() == null || p.run().answered() == 0
                     ? null : p.server().pinned() / p.run().answered(), 1));
 
+    /** main-service's own CPU (--main-cpus) against the load side's (issue 66), where the harness placed it. */
+    private static final Column PLACEMENT = new Column("main-service's own CPU bound (req/s) · load side busy %",
+            r -> est(r, Repetition::mainCpuBound, 0) + " · " + est(r, Repetition::loadSideBusyPercent, 0)
+                    + (r.loadSideBound() ? " ⚠ " + Comparison.LOAD_SIDE_BOUND : ""));
+
+    /** Where main-service has a CFS quota: how often it ran out, and the share of the run spent throttled. */
+    private static final Column THROTTLED = new Column("CFS throttled periods · s per s", r -> est(r, p -> p
+            .scheduler() == null || p.scheduler().throttledPeriods() == null ? null
+            : (double) p.scheduler().throttledPeriods(), 0) + " · " + est(r, Repetition::throttledShare, 2));
+
+    private static final Column SWITCHES = new Column("Context switches/req main: voluntary / involuntary",
+            r -> est(r, p -> p.switchesPerAnswer(true), 1) + " / " + est(r, p -> p.switchesPerAnswer(false), 1));
+
     static final String CPU_COLUMN = "CPU ms/req main · orders / products / accounts per call · driver";
 
     private static final List<Column> FIGURES = List.of(
@@ -201,6 +214,15 @@ public final class ResultsMarkdown {
             columns.addAll(2 + varying.size(), TAIL);
         }
         columns.addAll(FIGURES);
+        if (cells.stream().anyMatch(r -> r.median(Repetition::loadSideBusyPercent) != null)) {
+            columns.add(PLACEMENT);
+        }
+        if (cells.stream().anyMatch(r -> r.median(Repetition::throttledShare) != null)) {
+            columns.add(THROTTLED);
+        }
+        if (cells.stream().anyMatch(r -> r.median(p -> p.switchesPerAnswer(true)) != null)) {
+            columns.add(SWITCHES);
+        }
         if (cells.stream().anyMatch(r -> r.liveMiB() != null)) {
             columns.add(SNAPSHOT);
         }

@@ -57,8 +57,11 @@ public final class Verdicts {
                    Bootstrap.Ratio ratio) {
     }
 
-    /** An approach's values per fork (its repetitions') and whether all of its warm-ups settled. */
-    record Entry(String approach, List<List<Double>> runs, boolean settled) {
+    /**
+     * An approach's values per fork (its repetitions') and why no verdict may stand on them: null when all of its
+     * warm-ups settled and its load side had headroom, else the reason.
+     */
+    record Entry(String approach, List<List<Double>> runs, String unfit) {
         /** @return one sample per fork: its repetitions' median */
         List<Double> samples() {
             return runs.stream().map(Stats::median).toList();
@@ -220,8 +223,9 @@ public final class Verdicts {
             }
             List<List<Double>> runs = Comparison.forkRuns(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
             if (!runs.isEmpty()) {
-                entries.add(new Entry(approach, runs, rows.stream().map(Row::csv).noneMatch(r -> r.isMapped(
-                        "warmup_settled") && r.get("warmup_settled").equals("false"))));
+                List<CSVRecord> csv = rows.stream().map(Row::csv).toList();
+                entries.add(new Entry(approach, runs, csv.stream().anyMatch(r -> r.isMapped("warmup_settled")
+                        && r.get("warmup_settled").equals("false")) ? "warm-up capped" : Comparison.unfit(csv)));
             }
         });
         return entries;
@@ -241,8 +245,9 @@ public final class Verdicts {
         List<Entry> ranked = entries.stream().sorted(figure.higherBetter() ? best.reversed() : best).toList();
         Entry first = ranked.get(0);
         Entry second = ranked.get(1);
-        if (!first.settled() || !second.settled()) {
-            return new Contest(scenario, figure, ranked, "no verdict (warm-up capped)", Double.NaN, null);
+        String unfit = first.unfit() != null ? first.unfit() : second.unfit();
+        if (unfit != null) {
+            return new Contest(scenario, figure, ranked, "no verdict (" + unfit + ")", Double.NaN, null);
         }
         if (2 / BinomialCoefficientDouble.value(first.samples().size() + second.samples().size(),
                 first.samples().size()) >= Comparison.ALPHA) {

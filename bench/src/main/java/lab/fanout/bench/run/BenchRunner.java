@@ -14,6 +14,7 @@ import lab.fanout.bench.driver.LoadDriver;
 import lab.fanout.bench.driver.VegetaDriver;
 import lab.fanout.bench.metrics.Footprint;
 import lab.fanout.bench.metrics.MachineCpu;
+import lab.fanout.bench.metrics.Scheduling;
 import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.model.Bound;
 import lab.fanout.bench.model.Cell;
@@ -22,9 +23,12 @@ import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.SchedulerFigures;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.system.CpuPlacement;
+import lab.fanout.bench.system.Environment;
 
 /**
  * Runs cells one after another: each on the target (restarting services only when its knobs change), with its driver
@@ -209,15 +213,33 @@ public final class BenchRunner {
 
     /** One repetition with main-service scraped and every process's CPU read around it; null when cancelled. */
     private Repetition measure(Run which, Load load, Scraper scraper, Warmup.Drive drive) throws InterruptedException {
+        Long mainPid = target.servicePids().get(ServiceDefaults.MAIN);
         MachineCpu before = MachineCpu.now(target.servicePids());
-        Scraper.Sampling sampling = scraper.start(target.servicePids().get(ServiceDefaults.MAIN), which.snapshotAt(),
+        Scheduling scheduledBefore = Scheduling.now(mainPid);
+        Scraper.Sampling sampling = scraper.start(mainPid, which.snapshotAt(),
                 target.servicePids().get(ServiceDefaults.ORDERS), which.ordersSnapshotAt());
         DriverRun run = drive.run(load, "-rep" + which.index());
         ServerFigures server = sampling.stop();
         MachineCpu after = MachineCpu.now(target.servicePids());
+        Map<String, Double> seconds = MachineCpu.secondsByProcess(before, after);
         return run == null ? null : new Repetition(which.index(), load, run, server,
-                MachineCpu.busyPercent(before, after), MachineCpu.othersPercent(before, after),
-                MachineCpu.secondsByProcess(before, after), which.fork(), which.warmupSettled());
+                MachineCpu.busyPercent(before, after), MachineCpu.othersPercent(before, after), seconds, which.fork(),
+                which.warmupSettled(), scheduler(before, after, seconds.get(ServiceDefaults.MAIN), scheduledBefore,
+                Scheduling.now(mainPid)));
+    }
+
+    /** @return main-service's CPU share and scheduling over a run; null when the target's placement is unknown */
+    private SchedulerFigures scheduler(MachineCpu before, MachineCpu after, Double mainSeconds, Scheduling start,
+                                       Scheduling end) {
+        CpuPlacement placement = target.placement();
+        Scheduling.Delta d = Scheduling.between(start, end);
+        if (placement == null && d == null) {
+            return null;
+        }
+        Double cpus = placement == null ? null : placement.shared() ? (double) Environment.cores() : placement.cpus();
+        return new SchedulerFigures(cpus, MachineCpu.loadSideBusyPercent(before, after, placement, mainSeconds),
+                d == null ? null : d.voluntarySwitches(), d == null ? null : d.involuntarySwitches(),
+                d == null ? null : d.throttledPeriods(), d == null ? null : d.throttledSeconds());
     }
 
     /** @return the run, or null when the bench was cancelled (the tool's cut-short output is no failure then) */

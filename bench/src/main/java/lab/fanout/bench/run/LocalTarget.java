@@ -111,6 +111,11 @@ public final class LocalTarget implements Target {
     }
 
     @Override
+    public CpuPlacement placement() {
+        return base.cpus();
+    }
+
+    @Override
     public Map<String, Long> servicePids() {
         return system.pids();
     }

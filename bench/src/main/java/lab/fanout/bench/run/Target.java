@@ -6,6 +6,7 @@ import java.util.Map;
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.Deployment;
 import lab.fanout.bench.model.ServiceDefaults;
+import lab.fanout.bench.system.CpuPlacement;
 
 /** What the load goes to: services the harness starts, those of {@code ./lab up}, or an existing deployment. */
 public interface Target extends AutoCloseable {
@@ -33,6 +34,11 @@ public interface Target extends AutoCloseable {
     int restartsBetween(Cell previous, Cell next);
 
     /** @return service name to pid of the services whose CPU the harness can read (those on this machine) */
+    /** @return where the harness placed main-service ({@code --main-cpus}); null when it did not start it */
+    default CpuPlacement placement() {
+        return null;
+    }
+
     default Map<String, Long> servicePids() {
         return Map.of();
     }

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.SchedulerFigures;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.TailTest;
@@ -95,15 +96,46 @@ class ResultsCsvReadTest {
 
         assertThat(ResultsCsv.read(dir).getFirst().slowShare().orElseThrow()).containsExactly(measured);
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
-        assertThat(lines.getFirst()).endsWith(",slow_answers");
-        Path older = Files.write(dir.resolve("older.csv"), lines.stream()
-                .map(line -> line.substring(0, line.lastIndexOf(','))).toList());
+        List<String> header = List.of(lines.getFirst().split(","));
+        int newer = header.size() - header.indexOf("slow_answers");   // it and the columns after it
+        Path older = Files.write(dir.resolve("older.csv"), lines.stream().map(line -> {
+            String kept = line;
+            for (int i = 0; i < newer; i++) {
+                kept = kept.substring(0, kept.lastIndexOf(','));
+            }
+            return kept;
+        }).toList());
         assertThat(ResultsCsv.read(older).getFirst().slowShare().orElseThrow()).containsExactly(measured);
 
         String tables = ResultsMarkdown.render("tail", List.of("Command: `./lab bench --preset tail`"), List.of(run),
                 Map.of(), false);
         assertThat(tables).contains("| 2.7 % (2.1–3.3) |");
         assertThat(Report.rewrite(tables, ResultsCsv.read(dir))).contains("| 2.7 % (2.1–3.3) |");
+    }
+
+    /** Issue 66: main-service's own CPU, the load side's busy share and scheduling read back; a bound load side too. */
+    @Test
+    void theSchedulerFiguresReadBackAndALoadSideBoundCellSaysSo(@TempDir Path dir) {
+        CellResult one = TailTest.cell("width=1", new Histogram(3), 0.0);
+        Repetition p = one.repetitions().getFirst();
+        SchedulerFigures fed = new SchedulerFigures(1.0, 60.0, 3_000L, 400L, null, null);
+        SchedulerFigures starved = new SchedulerFigures(0.5, 92.5, 3_000L, 400L, 7L, 0.25);
+        for (SchedulerFigures f : List.of(fed, starved)) {
+            Repetition rep = new Repetition(1, p.load(), p.run(), p.server(), p.machineBusyPercent(),
+                    p.othersCpuPercent(), p.cpuSeconds(), 1, true, f);
+            CellResult cell = new CellResult(1, one.cell(), one.deployment(), one.littlesLaw(), List.of(rep), Map.of(),
+                    "hey");
+            Path csv = dir.resolve(f.loadSideBusyPercent() + ".csv");
+            new ResultsCsv(csv, "local", "hey").append(cell);
+            CellResult read = ResultsCsv.read(csv).getFirst();
+            assertThat(read.repetitions().getFirst().scheduler()).isEqualTo(f);
+            assertThat(read.loadSideBound()).isEqualTo(f == starved);
+            String md = ResultsMarkdown.render("t", List.of(), List.of(read), Map.of(), false);
+            assertThat(md).contains("main-service's own CPU bound (req/s) · load side busy %")
+                    .contains("Context switches/req main: voluntary / involuntary");
+            assertThat(md.contains("⚠ load side bound: not main-service's figure")).isEqualTo(f == starved);
+            assertThat(md.contains("CFS throttled periods · s per s")).isEqualTo(f == starved);
+        }
     }
 
     @Test

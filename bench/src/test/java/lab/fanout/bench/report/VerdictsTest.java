@@ -207,6 +207,19 @@ class VerdictsTest {
                 .contains("| no verdict (warm-up capped) |");
     }
 
+    /** Issue 66: a cell whose load side was busy past 85 % measured the load side, maybe not main-service. */
+    @Test
+    void aLoadSideBoundCellGetsNoVerdict() throws IOException {
+        String header = HEADER.replace("warmup_settled\n", "warmup_settled,load_side_bound\n");
+        String bound = forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204).replace(",true\n", ",true,true\n");
+        String fed = forks(100, "reactive", "virtual", 1, 2, 3, 4, 5).replace(",true\n", ",true,false\n");
+        Path rows = Files.writeString(dir.resolve("r.csv"), header + bound + fed);
+        assertThat(Verdicts.render(List.of(rows)))
+                .contains("| no verdict (load side bound: not main-service's figure) |");
+        Files.writeString(rows, header + bound.replace(",true,true\n", ",true,false\n") + fed);
+        assertThat(Verdicts.render(List.of(rows))).doesNotContain("no verdict");
+    }
+
     private Path csv(String name, String rows) throws IOException {
         return Files.writeString(dir.resolve(name), HEADER + rows);
     }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import lab.fanout.bench.metrics.Scheduling;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +44,23 @@ class CpuGroupsRealTest {
                     : "" + Environment.cores());
         }
         assertThat(labGroups()).isEqualTo(before);
+    }
+
+    /** A busy loop under a quota of half a core runs out of it in most 100 ms periods, as cpu.stat counts. */
+    @Test
+    void aQuotaThrottlesAndTheLabReadsIt() throws IOException {
+        requireCgroups();
+        try (CpuGroups groups = CpuGroups.create(CpuPlacement.parse("0.5", Environment.cores()))) {
+            List<String> spin1s = List.of("timeout", "1", "sh", "-c", "while :; do :; done");
+            Processes.Result spin = Processes.run(groups.main(spin1s), null, Duration.ofSeconds(10));
+            assertThat(spin.finished()).isTrue();
+            Path main = labGroups().stream().filter(g -> g.startsWith(CpuGroups.ROOT.resolve("cpu"))).findFirst()
+                    .orElseThrow().resolve("main");
+            String relative = "/" + CpuGroups.ROOT.resolve("cpu").relativize(main);
+            long[] throttled = Scheduling.throttling(List.of("1:cpu:" + relative));
+            assertThat(throttled[0]).isGreaterThanOrEqualTo(3);   // of about 10 periods in 1 s
+            assertThat(throttled[1]).isGreaterThan(100_000_000L);   // about half of the second
+        }
     }
 
     @Test
