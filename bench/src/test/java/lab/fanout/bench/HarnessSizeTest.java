@@ -114,7 +114,9 @@ class HarnessSizeTest {
     // removed (CpuGroups), --main-cpus in ./lab up and ./lab bench, the placement in every result (issue 66, +320)
     // 12,128 until every cell reports main-service's own CPU bound, the load side's busy share (no verdict past 85 %),
     // context switches per request and CFS throttling (Scheduling, SchedulerFigures, their columns; issue 66, +333)
-    static final int LIMIT = 12_461;
+    // 12,461 until a matrix file may place main-service for its run (mainCpus:, issue 66) and the progress line
+    // says the load side's busy share and main-service's own CPU bound (+27)
+    static final int LIMIT = 12_488;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

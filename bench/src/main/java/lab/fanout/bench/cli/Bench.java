@@ -171,6 +171,7 @@ public final class Bench implements Callable<Integer> {
             return overload(ws);
         }
         Matrix matrix = matrix();
+        matrixCpus = matrix.mainCpus();
         List<Cell> cells = matrix.cells();
         if (dryRun) {
             return plan(cells);
@@ -442,10 +443,13 @@ public final class Bench implements Callable<Integer> {
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
     }
 
+    /** The matrix's {@code mainCpus:}, once it is read; {@code --main-cpus} wins over it. */
+    private String matrixCpus;
+
     /** @throws ParameterException a --main-cpus this machine cannot give (message: the valid values) */
     private CpuPlacement placement() {
         try {
-            return CpuPlacement.parse(mainCpus, Environment.cores());
+            return CpuPlacement.parse(mainCpus != null ? mainCpus : matrixCpus, Environment.cores());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
@@ -533,7 +537,7 @@ public final class Bench implements Callable<Integer> {
             }
             blocks = blocks.stream().map(b -> rate != null ? b.withRates(List.of(rate)) : b)
                     .map(b -> repetitions != null ? b.withRepetitions(repetitions) : b).map(Block::validated).toList();
-            return new Matrix(m.name(), blocks, m.mainProperties());
+            return new Matrix(m.name(), blocks, m.mainProperties(), m.mainCpus());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }

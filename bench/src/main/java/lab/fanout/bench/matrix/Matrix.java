@@ -13,11 +13,19 @@ import lab.fanout.bench.model.ServiceDefaults;
  * @param name           the preset's or file's name, for the report
  * @param mainProperties Spring properties for the main-service the harness starts, in every cell (a YAML matrix's
  *                       {@code mainProperties:}); {@code --main-property} overrides them
+ * @param mainCpus       main-service's CPU placement for the whole run as {@code --main-cpus} takes it (a YAML
+ *                       matrix's {@code mainCpus:}, e.g. {@code "0.5"}); null: {@code all}; {@code --main-cpus}
+ *                       overrides it
  */
-public record Matrix(String name, List<Block> blocks, Map<String, String> mainProperties) {
+public record Matrix(String name, List<Block> blocks, Map<String, String> mainProperties, String mainCpus) {
 
     public Matrix {
         mainProperties = mainProperties == null ? Map.of() : Map.copyOf(mainProperties);
+    }
+
+    /** Without a placement of its own. */
+    public Matrix(String name, List<Block> blocks, Map<String, String> mainProperties) {
+        this(name, blocks, mainProperties, null);
     }
 
     /**

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import lab.fanout.bench.system.CpuPlacement;
+import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -39,8 +41,8 @@ public final class MatrixFile {
     public static final String OVERLOAD = "overload";
     static final List<String> KEYS = Arrays.stream(Block.class.getRecordComponents()).map(c -> c.getName()).toList();
 
-    /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} for every cell. */
-    record Document(List<Block> blocks, Map<String, String> mainProperties) {
+    /** The YAML document: {@code blocks:}, and optionally {@code mainProperties:} and {@code mainCpus:}, run-wide. */
+    record Document(List<Block> blocks, Map<String, String> mainProperties, String mainCpus) {
     }
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
@@ -101,7 +103,15 @@ public final class MatrixFile {
             throw new IllegalArgumentException(source
                     + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
         }
-        return validated(name, doc.blocks(), doc.mainProperties(), source);
+        if (doc.mainCpus() != null) {
+            try {
+                CpuPlacement.parse(doc.mainCpus(), Environment.cores());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(source + ": mainCpus: " + e.getMessage(), e);
+            }
+        }
+        Matrix m = validated(name, doc.blocks(), doc.mainProperties(), source);
+        return new Matrix(m.name(), m.blocks(), m.mainProperties(), doc.mainCpus());
     }
 
     static Matrix csv(String name, String text, String source) {

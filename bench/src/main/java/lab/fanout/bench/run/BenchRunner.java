@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -268,7 +269,11 @@ public final class BenchRunner {
         String cpu = r.median(Repetition::machineBusyPercent) == null ? "n/a"
                 : Math.round(r.median(Repetition::machineBusyPercent)) + "%"
                         + (r.median(Repetition::othersCpuPercent) == null ? ""
-                                : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)");
+                                : " (others " + Math.round(r.median(Repetition::othersCpuPercent)) + "%)")
+                        + (r.median(Repetition::loadSideBusyPercent) == null ? "" : ", load side "
+                                + Math.round(r.median(Repetition::loadSideBusyPercent)) + "% busy"
+                                + (r.loadSideBound() ? ", LOAD SIDE BOUND" : "") + ", main-service's own CPU bound "
+                                + Math.round(Objects.requireNonNullElse(r.median(Repetition::mainCpuBound), 0.0)));
         Stats.Estimate x = r.throughput();
         return String.format(Locale.ROOT, "%s: %.1f req/s (%.1f-%.1f), bound %.1f (%s) %s, p99 %.0f ms, %d errors,"
                         + " machine CPU %s%s%s%s", r.cell().label(), x.median(), x.low(), x.high(),
