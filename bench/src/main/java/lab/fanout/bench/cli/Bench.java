@@ -451,7 +451,8 @@ public final class Bench implements Callable<Integer> {
         try {
             return CpuPlacement.parse(mainCpus != null ? mainCpus : matrixCpus, Environment.cores());
         } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
+            throw bad(mainCpus != null ? e.getMessage() : "the matrix's mainCpus: " + e.getMessage()
+                    + " (or override it with --main-cpus)");
         }
     }
 

@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import lab.fanout.bench.system.CpuPlacement;
-import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -102,13 +100,6 @@ public final class MatrixFile {
         if (doc == null || doc.blocks() == null || doc.blocks().isEmpty()) {
             throw new IllegalArgumentException(source
                     + ": no blocks (expected 'blocks:' with a list; see bench/matrices/)");
-        }
-        if (doc.mainCpus() != null) {
-            try {
-                CpuPlacement.parse(doc.mainCpus(), Environment.cores());
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(source + ": mainCpus: " + e.getMessage(), e);
-            }
         }
         Matrix m = validated(name, doc.blocks(), doc.mainProperties(), source);
         return new Matrix(m.name(), m.blocks(), m.mainProperties(), doc.mainCpus());

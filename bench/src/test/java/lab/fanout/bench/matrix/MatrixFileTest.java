@@ -13,15 +13,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MatrixFileTest {
 
-    /** Issue 66: a matrix may place main-service for the whole run; a placement the machine cannot give stops it. */
+    /** Issue 66: a matrix may place main-service for the whole run (BenchProfileOptionTest: a wrong one refused). */
     @Test
     void aMatrixPlacesMainServiceAndAWrongPlacementIsNamed() {
         String blocks = "blocks:\n  - {name: b, strategies: [scopeFork], profiles: [virtual], concurrencies: [10],"
                 + " latenciesMs: [200], requests: 100}\n";
         assertThat(MatrixFile.yaml("m", "mainCpus: \"0.5\"\n" + blocks, "m.yaml").mainCpus()).isEqualTo("0.5");
         assertThat(MatrixFile.yaml("m", blocks, "m.yaml").mainCpus()).isNull();
-        assertThatThrownBy(() -> MatrixFile.yaml("m", "mainCpus: 99\n" + blocks,
-                "m.yaml")).hasMessageStartingWith("m.yaml: mainCpus: --main-cpus 99: this machine has");
     }
 
     @Test
