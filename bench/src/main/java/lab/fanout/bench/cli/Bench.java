@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -85,10 +86,10 @@ public final class Bench implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--preset", paramLabel = "NAME",
-            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning,"
-                    + " database, faults or overload (default: quick unless --matrix); faults is not a throughput"
-                    + " matrix but the failure-mode table per strategy (faults.md); overload offers 0.5x to 10x the"
-                    + " bound and a spike with admission off, fixed and adaptive (overload.md)")
+            description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, cpu-limit, footprint,"
+                    + " pinning, database, faults or overload (default: quick unless --matrix); faults is not a"
+                    + " throughput matrix but the failure-mode table per strategy (faults.md); overload offers 0.5x"
+                    + " to 10x the bound and a spike with admission off, fixed and adaptive (overload.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",
@@ -205,7 +206,7 @@ public final class Bench implements Callable<Integer> {
     /** {@code --dry-run}: the cells, the time they take and the forks {@code --out} holds already. */
     private int plan(List<Cell> cells) {
         cells.forEach(c -> System.out.println("  " + c.block() + ": " + c.label()));
-        System.out.println("CPU placement: " + placement().describe(Environment.cores()));
+        System.out.println(placementLine(cells));
         ToIntBiFunction<Cell, Cell> restarts = baseUrl == null ? LocalTarget::restarts : (previous, next) -> 0;
         Eta eta = new Eta(BenchRunner.rounds(cells, forks), restarts);
         System.out.println(cells.size() + " cells" + (forks > 1 ? " x " + forks + " forks" : "") + ", about "
@@ -345,8 +346,7 @@ public final class Bench implements Callable<Integer> {
         }
         intro.add("Target: " + s.target().describe() + "; driver: " + drivers
                 + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
-        intro.add("CPU placement: " + placement().describe(Environment.cores()) + " (--main-cpus "
-                + placement().label() + ")");
+        intro.add(placementLine(results.stream().map(CellResult::cell).toList()));
         intro.add("Forks: " + all + (all > 1 ? " (each cell in " + all + " fresh starts of the services"
                 + (prior.count() > 0 ? ", in " + (prior.sittings().size() + 1) + " sittings of this --out" : "")
                 + "; intervals over the forks' medians)" : " (one start of the services; intervals over the"
@@ -441,6 +441,15 @@ public final class Bench implements Callable<Integer> {
         System.out.println("./lab up's services run (" + state.knobs() + "): the cells with their knobs run on them;"
                 + " the first cell that needs other knobs stops them first (one set of services at a time)");
         return new UpTarget(up, jvmOptions, mainProperties(matrix), own, System.out);
+    }
+
+    /** @return where main-service runs, e.g. {@code CPU placement: main-service on core 1 (cpuset), ...} */
+    private String placementLine(List<Cell> cells) {
+        List<String> own = cells.stream().map(Cell::mainCpus).filter(Objects::nonNull).distinct().toList();
+        String run = placement().describe(Environment.cores()) + " (--main-cpus " + placement().label() + ")";
+        return own.isEmpty() ? "CPU placement: " + run : "CPU placement: each cell's own, cpus=" + String.join(", ",
+                own) + " (--main-cpus of that value: a decimal point is cores of quota, a whole number a cpuset of"
+                + " cores); cells without one: " + run;
     }
 
     /** The matrix's {@code mainCpus:}, once it is read; {@code --main-cpus} wins over it. */
@@ -538,6 +547,8 @@ public final class Bench implements Callable<Integer> {
             }
             blocks = blocks.stream().map(b -> rate != null ? b.withRates(List.of(rate)) : b)
                     .map(b -> repetitions != null ? b.withRepetitions(repetitions) : b).map(Block::validated).toList();
+            blocks.stream().flatMap(b -> b.cells().stream()).map(Cell::mainCpus).filter(Objects::nonNull).distinct()
+                    .forEach(cpus -> CpuPlacement.parse(cpus, Environment.cores()));   // this machine's cores
             return new Matrix(m.name(), blocks, m.mainProperties(), m.mainCpus());
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());

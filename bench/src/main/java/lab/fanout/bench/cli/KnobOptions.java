@@ -54,9 +54,9 @@ final class KnobOptions {
     /** Shared with {@code ./lab bench}: one text for the one knob. */
     static final String MAIN_CPUS_HELP = "main-service's own CPU, in a cgroup the lab makes and removes (root, cgroup"
             + " v1 or v2): N whole cores by cpuset, the last ones (1 = core 1 of 2), the downstreams, Prometheus,"
-            + " Zipkin and the load driver on the others; or a fraction by CFS quota over 100 ms (0.5, 1.5), like a"
-            + " pod's limits.cpu, the load side unconfined; all: everything shares every core, which measures the"
-            + " machine rather than main-service (default: all)";
+            + " Zipkin and the load driver on the others; or, written with a decimal point (0.5, 1.0, 1.5), cores of"
+            + " CFS quota over 100 ms, like a pod's limits.cpu, the load side unconfined; all: everything shares"
+            + " every core, which measures the machine rather than main-service (default: all)";
 
     @Option(names = "--jvm-option", paramLabel = "OPTION",
             description = {"JVM option of main-service, repeatable: -D<name>=<value>, -X<option> or -XX:<option>;"

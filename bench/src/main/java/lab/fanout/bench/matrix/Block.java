@@ -33,13 +33,15 @@ import lab.fanout.bench.model.Strategy;
  * @param queries     request-level variants: main-service query strings such as {@code width=3&hedgeAfterMs=p95}
  *                    (no restart); empty = none. {@code concurrency} and {@code latencyMs} are knobs of their own
  * @param requests    requests per repetition (as the seed's ab -n); or leave out and give durationSeconds
+ * @param mainCpus    main-service's CPU placements, each a value of {@code --main-cpus} ({@code 0.5}, {@code 1},
+ *                    {@code all}) and a restart of all four; empty = the run's (docs/benchmarks.md, placement)
  */
 public record Block(String name, List<String> strategies, List<String> profiles, List<Integer> tomcatThreads,
                     List<Integer> poolSizes, List<Integer> dbPools, List<String> ordersStores,
                     List<List<String>> jvmOptions, List<String> ordersJvmOptions,
                     List<Integer> concurrencies, List<Integer> latenciesMs, List<String> queries,
                     List<Double> ratesPerSecond, Integer requests, Integer durationSeconds,
-                    Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds) {
+                    Integer warmupSeconds, Integer repetitions, Integer timeoutSeconds, List<String> mainCpus) {
 
     private static final List<String> STORES = List.of(Cell.JDBC, Cell.R2DBC);
     private static final Pattern QUERY =
@@ -75,7 +77,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                                                         or(warmupSeconds, 5), or(repetitions, 3),
                                                         or(timeoutSeconds, 20)));
                                             }
-        return cells;
+        return orNull(mainCpus).stream().flatMap(cpus -> cells.stream().map(c -> c.withMainCpus(cpus))).toList();
     }
 
     /** @throws IllegalArgumentException on the first invalid field, naming block, field and what is valid */
@@ -117,6 +119,13 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         require(warmupSeconds == null || warmupSeconds >= 1, "warmupSeconds", "must be >= 1 (warm-up is not optional)");
         require(repetitions == null || repetitions >= 1, "repetitions", "must be >= 1 (3 or more for a min-max)");
         require(timeoutSeconds == null || timeoutSeconds >= 0, "timeoutSeconds", "must be >= 0");
+        return validatedCpus();
+    }
+
+    /** The machine's own check (how many cores it has) comes with the run: ./lab bench parses each value. */
+    private Block validatedCpus() {
+        orEmpty(mainCpus).forEach(c -> require(c != null && c.matches("all|\\d+(\\.\\d+)?"), "mainCpus",
+                "values must be all, a whole number of cores or a fraction such as 0.5, was " + c));
         return this;
     }
 
@@ -138,7 +147,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
     public Block forDeployment(String profile) {
         return new Block(name, strategies, List.of(profile), List.of(), List.of(), List.of(), ordersStores, List.of(),
                 List.of(), concurrencies, latenciesMs, queries, ratesPerSecond, requests, durationSeconds,
-                warmupSeconds, repetitions, timeoutSeconds);
+                warmupSeconds, repetitions, timeoutSeconds, List.of());
     }
 
     /** @return the service-level knobs this block varies beyond one value, which a fixed deployment cannot */
@@ -149,6 +158,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         knobs.put("poolSizes", poolSizes);
         knobs.put("dbPools", dbPools);
         knobs.put("ordersStores", ordersStores);
+        knobs.put("mainCpus", mainCpus);
         List<String> sweeps = new ArrayList<>();
         knobs.forEach((knob, values) -> {
             if (values != null && values.size() > 1) {
@@ -168,7 +178,7 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                        List<Integer> dbPools, List<List<String>> jvmOptions, List<Double> rates, Integer repetitions) {
         return new Block(name, strategies, profiles, tomcatThreads, poolSizes, dbPools, ordersStores, jvmOptions,
                 ordersJvmOptions, concurrencies, latenciesMs, queries, rates, requests, durationSeconds, warmupSeconds,
-                repetitions, timeoutSeconds);
+                repetitions, timeoutSeconds, mainCpus);
     }
 
     /** orders-service's store in a cell: no pool for the memory store, else a pool and its driver. */

@@ -29,12 +29,13 @@ public record Matrix(String name, List<Block> blocks, Map<String, String> mainPr
     }
 
     /**
-     * @return every block's cells, grouped by latency, db pool and driver (all four services restart; the memory
-     *         store first, JDBC before R2DBC), then profile (main-service restarts) across blocks, so that a restart
-     *         and its cold JIT happen once per group; a stable sort
+     * @return every block's cells, grouped by latency, CPU placement, db pool and driver (all four services restart;
+     *         the memory store first, JDBC before R2DBC), then profile (main-service restarts) across blocks, so that
+     *         a restart and its cold JIT happen once per group; a stable sort
      */
     public List<Cell> cells() {
         return blocks.stream().flatMap(b -> b.cells().stream()).sorted(Comparator.comparingInt(Cell::latencyMs)
+                .thenComparing(Cell::mainCpus, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Cell::dbPool, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Cell::ordersStore, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparingInt(c -> ServiceDefaults.PROFILES.indexOf(c.profile()))).toList();

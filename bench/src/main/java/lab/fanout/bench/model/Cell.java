@@ -28,11 +28,13 @@ import java.util.Optional;
  * @param durationSeconds target length of a repetition, s (when requests is null)
  * @param warmupSeconds   length of one unmeasured warm-up run, s
  * @param timeoutSeconds  per-request timeout of the driver, s
+ * @param mainCpus        main-service's CPU placement as {@code --main-cpus} takes it ({@code 0.5}, {@code 1},
+ *                        {@code all}), a block's {@code mainCpus} axis; null: the run's ({@code --main-cpus})
  */
 public record Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
                    Integer dbPool, String ordersStore, List<String> jvmOptions, List<String> ordersJvmOptions,
                    int concurrency, int latencyMs, String query, Double ratePerSecond, Integer requests,
-                   Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
+                   Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds, String mainCpus) {
 
     public static final String JDBC = "postgres";
     public static final String R2DBC = "r2dbc";
@@ -42,6 +44,23 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
         ordersJvmOptions = ordersJvmOptions == null ? List.of() : List.copyOf(ordersJvmOptions);
         query = query == null ? "" : query;
         ordersStore = dbPool == null ? null : ordersStore == null || ordersStore.isEmpty() ? JDBC : ordersStore;
+    }
+
+    /** A cell on the run's CPU placement. */
+    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
+                Integer dbPool, String ordersStore, List<String> jvmOptions, List<String> ordersJvmOptions,
+                int concurrency, int latencyMs, String query, Double ratePerSecond, Integer requests,
+                Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
+        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions, ordersJvmOptions,
+                concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions,
+                timeoutSeconds, null);
+    }
+
+    /** @return this cell with main-service's CPU placement {@code cpus} (null: the run's) */
+    public Cell withMainCpus(String cpus) {
+        return new Cell(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions,
+                ordersJvmOptions, concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds,
+                warmupSeconds, repetitions, timeoutSeconds, cpus);
     }
 
     /** A cell whose orders-service runs with the JVM's default options. */
@@ -91,13 +110,15 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
     }
 
     /**
-     * @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 db-pool=20 jvm=[-Dx=1] ?width=3}
+     * @return e.g. {@code scopeFork virtual c=100 latency=200ms threads=200 pool=500 cpus=0.5 db-pool=20 jvm=[-Dx=1]
+     *         ?width=3}
      *         (db-pool only on PostgreSQL, followed by {@code r2dbc} on that driver; {@code orders-jvm=[..]} when
      *         orders-service has options of its own)
      */
     public String label() {
-        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s%s", strategy, profile,
+        return String.format(Locale.ROOT, "%s %s c=%d latency=%dms threads=%s pool=%s%s%s%s%s%s%s", strategy, profile,
                 concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                mainCpus == null ? "" : " cpus=" + mainCpus,
                 dbPool == null ? "" : " db-pool=" + dbPool + (R2DBC.equals(ordersStore) ? " r2dbc" : ""),
                 rate(" rate=%.0f/s"), jvm(" jvm="),
                 ordersJvmOptions.isEmpty() ? "" : " orders-jvm=" + ordersJvmOptions,
@@ -106,8 +127,9 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
 
     /** @return a file-name-safe id, e.g. {@code 03-scopeFork-virtual-c100-l200-t200-p500-db20-common.parallelism4} */
     public String id(int index) {
-        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s%s", index, strategy, profile, concurrency,
-                latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+        return String.format(Locale.ROOT, "%02d-%s-%s-c%d-l%d-t%s-p%s%s%s%s%s%s", index, strategy, profile,
+                concurrency, latencyMs, orDefault(tomcatThreads), orDefault(poolSize),
+                mainCpus == null ? "" : "-cpu" + mainCpus,
                 dbPool == null ? "" : "-db" + dbPool + (R2DBC.equals(ordersStore) ? "r2dbc" : ""),
                 rate("-r%.0f"),
                 jvmOptions.isEmpty() ? "" : "-" + JvmOptions.tag(jvmOptions),

@@ -161,6 +161,7 @@ public final class ResultsCsv {
                 t.slowAboveMs(r.cell.deployment().latencyMs()))[0]).orElse(null));
         // issue 66: main-service's own CPU (--main-cpus), the load side's busy share, its context switches, throttling
         col("main_cpus", r -> scheduler(r, SchedulerFigures::mainCpus));
+        col("cell_main_cpus", r -> r.cell.cell().mainCpus());   // a block's mainCpus axis; empty: the run's
         col("load_side_busy_pct", r -> scheduler(r, SchedulerFigures::loadSideBusyPercent));
         col("load_side_bound", r -> r.cell.loadSideBound());   // true: ./lab compare and verdicts skip the cell
         col("voluntary_switches", r -> scheduler(r, SchedulerFigures::voluntarySwitches));
@@ -263,7 +264,7 @@ public final class ResultsCsv {
                     integer(r, "concurrency"), latency, text(r, "query"),
                     rate,
                     whole(r, "requests"), null, integer(r, "warmup_s"), (int) (rows.size() / forks),
-                    integer(r, "timeout_s"));
+                    integer(r, "timeout_s"), text(r, "cell_main_cpus").isEmpty() ? null : text(r, "cell_main_cpus"));
             Bound littlesLaw = r.isMapped("littles_bound_req_per_s")
                     ? new Bound(number(r, "littles_bound_req_per_s"), r.get("littles_bound_limit"))
                     : new Bound(number(r, "bound_req_per_s"), r.get("bound_limit"));

@@ -13,6 +13,7 @@ import lab.fanout.bench.metrics.Footprint;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.CpuPlacement;
+import lab.fanout.bench.system.Environment;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.OrdersStore;
@@ -54,7 +55,9 @@ public final class LocalTarget implements Target {
         jvm.addAll(cell.jvmOptions());
         return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
                 .withMainJvmArgs(jvm).withOrdersJvmArgs(cell.ordersJvmOptions())
-                .withDownstreamProperties(ordersStore(base, cell));
+                .withDownstreamProperties(ordersStore(base, cell))
+                .withCpus(cell.mainCpus() == null ? base.cpus()
+                        : CpuPlacement.parse(cell.mainCpus(), Environment.cores()));
     }
 
     /**
@@ -112,7 +115,7 @@ public final class LocalTarget implements Target {
 
     @Override
     public CpuPlacement placement() {
-        return base.cpus();
+        return system == null ? base.cpus() : system.spec().cpus();   // the cell's, once prepared
     }
 
     @Override

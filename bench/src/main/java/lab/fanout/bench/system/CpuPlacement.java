@@ -32,11 +32,15 @@ public record CpuPlacement(double cpus, boolean whole) {
                     + (machineCores - 1) + ") or a fraction of cores such as 0.5 or 1.5");
         }
         if (!(cpus > 0)) throw new IllegalArgumentException("--main-cpus " + value + ": must be above 0 (or all)");
-        boolean whole = cpus == Math.rint(cpus);
+        // "1" is a cpuset of one core, "1.0" a quota of one core: a decimal point says quota, like limits.cpu's "1.0"
+        boolean whole = !value.contains(".");
         if (whole && cpus >= machineCores) {
             throw new IllegalArgumentException("--main-cpus " + value + ": this machine has " + machineCores
                     + " cores and whole cores leave none for the load side; pass 1.." + (machineCores - 1)
                     + ", a fraction such as 0.5, or all");
+        }
+        if (whole && cpus != Math.rint(cpus)) {
+            throw new IllegalArgumentException("--main-cpus " + value + ": not a number of cores");
         }
         if (!whole && cpus > machineCores) {
             throw new IllegalArgumentException("--main-cpus " + value + ": a quota above the machine's "

@@ -38,8 +38,8 @@ class MatrixFileTest {
                 .allMatch(c -> c.concurrency() == 200 && c.poolSize() == 2000 && c.latencyMs() == 200)
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
-                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, footprint, pinning, database,"
-                + " faults, overload]");
+                + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, cpu-limit, footprint,"
+                + " pinning, database, faults, overload]");
     }
 
     @Test
@@ -72,6 +72,30 @@ class MatrixFileTest {
         List<Cell> cpu = MatrixFile.preset("cpu").cells();
         assertThat(cpu).hasSize(32).extracting(Cell::query).containsOnly("cpuMs=0", "cpuMs=1", "cpuMs=5", "cpuMs=20");
         assertThat(cpu).extracting(Cell::profile).containsOnly("virtual", "platform");
+    }
+
+    /** Issue 66 item 4: the pod question, main-service at 0.5, 1.0 and 1.5 cores of quota, and the flags at 0.5. */
+    @Test
+    void cpuLimitPresetRunsEachCellAtItsQuotaAndGroupsTheRestartsByIt() {
+        List<Cell> cells = MatrixFile.preset("cpu-limit").cells();
+        assertThat(cells).hasSize(3 * 4 * 3 * 2 + 2 * 2 * 2);
+        assertThat(cells).extracting(Cell::mainCpus).containsOnly("0.5", "1.0", "1.5");
+        assertThat(cells).extracting(Cell::profile).containsOnly("virtual", "platform", "netty");
+        assertThat(cells.stream().filter(c -> !c.jvmOptions().isEmpty())).extracting(Cell::mainCpus)
+                .containsOnly("0.5");
+        assertThat(cells.getFirst().label()).contains(" cpus=0.5");
+        // a placement restarts all four: its cells run together, each value once
+        List<String> order = cells.stream().map(Cell::mainCpus).toList();
+        assertThat(order.stream().distinct().toList()).containsExactly("0.5", "1.0", "1.5");
+        assertThat(order).isSortedAccordingTo(String::compareTo);
+    }
+
+    @Test
+    void aMainCpusValueThatIsNoPlacementIsNamed() {
+        String block = "blocks:\n  - {name: b, strategies: [scopeFork], profiles: [virtual], concurrencies: [10],"
+                + " latenciesMs: [200], requests: 100, mainCpus: [half]}\n";
+        assertThatThrownBy(() -> MatrixFile.yaml("m", block, "m.yaml")).hasMessageContaining("block 'b': mainCpus"
+                + " values must be all, a whole number of cores or a fraction such as 0.5, was half");
     }
 
     /** Both poller modes: the default's stall, and the carrier bound under platform-thread pollers (gh-23 item 5). */

@@ -24,6 +24,16 @@ class LocalTargetTest {
         return new Cell("b", strategy, "virtual", null, null, dbPool, List.of(), 10, 200, "", null, null, 4, 3, 3, 20);
     }
 
+    /** A block's mainCpus places main-service per cell, over the run's --main-cpus, and a new value restarts all. */
+    @Test
+    void aCellsPlacementWinsOverTheRunsAndRestartsTheServices() {
+        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withCpus(CpuPlacement.parse("1", 2));
+        Cell quota = cell(Strategy.SCOPE_FORK, null).withMainCpus("0.5");
+        assertThat(LocalTarget.spec(base, quota).cpus()).isEqualTo(CpuPlacement.parse("0.5", 2));
+        assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, null)).cpus()).isEqualTo(base.cpus());
+        assertThat(LocalTarget.restarts(base, cell(Strategy.SCOPE_FORK, null), quota)).isEqualTo(1);
+    }
+
     @Test
     void aDbPoolRunsOrdersServiceOnPostgresWithItsDataBesideTheLogs() {
         LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withFreePorts(true, Path.of("/tmp/run/logs"));

@@ -51,6 +51,9 @@ class CpuPlacementTest {
         assertThatThrownBy(() -> CpuPlacement.parse("0.5", 2).create(root, "t", 2))
                 .hasMessageContaining("no cgroup v1 cpu controller").hasMessageContaining("--main-cpus all");
         assertThat(CpuPlacement.parse("all", 2).shared()).isTrue();
+        assertThat(CpuPlacement.parse("1.0", 2).whole()).as("a decimal point: one core of quota").isFalse();
+        assertThat(CpuPlacement.parse("1.0", 2).quotaUs()).isEqualTo(100_000);
+        assertThat(CpuPlacement.parse("1", 2).whole()).as("no decimal point: a cpuset of one core").isTrue();
     }
 
     @Test
