@@ -116,7 +116,8 @@ class HarnessSizeTest {
     // context switches per request and CFS throttling (Scheduling, SchedulerFigures, their columns; issue 66, +333)
     // 12,461 until a matrix file may place main-service for its run (mainCpus:, issue 66) and the progress line
     // says the load side's busy share and main-service's own CPU bound (+27)
-    static final int LIMIT = 12_488;
+    // 12,488 until issue 67 item 4's recycler preset in ./lab bench's examples (+1)
+    static final int LIMIT = 12_489;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -63,7 +63,7 @@ class RecyclerIntegrationTest extends FanoutIntegrationTest {
         assertThat(reuses).as("reuses").isPositive().isEqualTo(CALLS - allocations);
     }
 
-    /** The contrast: sequential makes its three calls on the request thread, whose cache hits for the second and third. */
+    /** The contrast: sequential makes its three calls on the request thread, whose cache hits for the later two. */
     @Test
     void threadLocalOnTheRequestThreadReusesForTheRequestsLaterCalls() {
         double[] before = counts(Recycler.THREAD_LOCAL);
