@@ -118,7 +118,8 @@ class HarnessSizeTest {
     // says the load side's busy share and main-service's own CPU bound (+27)
     // 12,488 until a block's mainCpus is an axis (each value a restart of all four; "1.0" a quota, "1" a cpuset),
     // with the cpu-limit preset (issue 66 item 4) and the placement said per cell (+44)
-    static final int LIMIT = 12_532;
+    // 12,532 until issue 67 item 4's recycler preset in ./lab bench's examples (+1)
+    static final int LIMIT = 12_533;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -76,6 +76,7 @@ import picocli.CommandLine.Spec;
                 "  ./lab bench --preset footprint --forks 2 --profile platform   (one profile's third of it)",
                 "  ./lab compare results/A results/B   (medians, change, Mann-Whitney U: ~ where it is noise)",
                 "  ./lab bench --preset pinning     (pinning=none|synchronized|native, both poller modes: about 9 min)",
+                "  ./lab bench --preset recycler    (recycler=none|threadLocal|pool, new thread per call: ~10 min)",
                 "  ./lab bench --preset database    (orders-service on PostgreSQL, JDBC pool 5/20/100: about 20 min)",
                 "  ./lab bench --base-url http://localhost:2222   (an existing deployment)"})
 public final class Bench implements Callable<Integer> {
@@ -87,9 +88,9 @@ public final class Bench implements Callable<Integer> {
 
     @Option(names = "--preset", paramLabel = "NAME",
             description = "quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, cpu-limit, footprint,"
-                    + " pinning, database, faults or overload (default: quick unless --matrix); faults is not a"
-                    + " throughput matrix but the failure-mode table per strategy (faults.md); overload offers 0.5x"
-                    + " to 10x the bound and a spike with admission off, fixed and adaptive (overload.md)")
+                    + " pinning, database, recycler, faults or overload (default: quick unless --matrix); faults is"
+                    + " not a throughput matrix but the failure-mode table per strategy (faults.md); overload offers"
+                    + " 0.5x to 10x the bound and a spike with admission off, fixed and adaptive (overload.md)")
     String preset;
 
     @Option(names = "--matrix", paramLabel = "FILE",

@@ -32,7 +32,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class MatrixFile {
 
     public static final List<String> PRESETS = List.of("quick", "seed", "scale", "soak", "openclosed", "scheduler",
-            "overhead", "tail", "cpu", "cpu-limit", "footprint", "pinning", "database");
+            "overhead", "tail", "cpu", "cpu-limit", "footprint", "pinning", "database", "recycler");
     /** The preset that is a failure-mode run, not a matrix. */
     public static final String FAULTS = "faults";
     /** The preset that offers load past capacity and may kill main-service: cells of its own, not a matrix. */

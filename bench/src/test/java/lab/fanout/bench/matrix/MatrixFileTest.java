@@ -39,7 +39,7 @@ class MatrixFileTest {
                 .filteredOn(c -> c.jvmOptions().isEmpty()).hasSize(2);   // the defaults twice: the noise floor
         assertThatThrownBy(() -> MatrixFile.preset("fast")).hasMessage("preset 'fast' is not one of "
                 + "[quick, seed, scale, soak, openclosed, scheduler, overhead, tail, cpu, cpu-limit, footprint,"
-                + " pinning, database, faults, overload]");
+                + " pinning, database, recycler, faults, overload]");
     }
 
     @Test
@@ -109,6 +109,19 @@ class MatrixFileTest {
                 .containsOnly("pinning=none", "pinning=synchronized", "pinning=native");
         assertThat(pinning).filteredOn(c -> c.jvmOptions().equals(List.of("-Djdk.pollerMode=1"))).hasSize(2)
                 .allMatch(c -> c.query().equals("pinning=native") && c.strategy() != Strategy.THREAD_PER_TASK);
+    }
+
+    /** Issue 67 item 4: the three recycler modes on a new thread per call, a fixed heap, the pool not the limit. */
+    @Test
+    void recyclerPresetCrossesTheRecyclerModesWithThreeNewThreadPerCallStrategies() {
+        List<Cell> recycler = MatrixFile.preset("recycler").cells();
+        assertThat(recycler).hasSize(18).allMatch(c -> c.profile().equals("virtual") && c.latencyMs() == 200
+                && c.jvmOptions().equals(List.of("-Xms512m", "-Xmx512m")) && c.poolSize() == 3000)
+                .extracting(Cell::strategy).containsOnly(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.THREAD_PER_TASK,
+                        Strategy.SCOPE_FORK);
+        assertThat(recycler).extracting(Cell::query)
+                .containsOnly("recycler=none", "recycler=threadLocal", "recycler=pool");
+        assertThat(recycler).extracting(Cell::concurrency).containsOnly(200, 1000);
     }
 
     @Test

@@ -25,7 +25,9 @@ import org.springframework.stereotype.Component;
  * {@code fanout_hedges_losers_answered_total} (dead heats: the loser answered before its cancel reached it),
  * {@code fanout_hedges_wasted_seconds_total}, each by {@code strategy} and {@code downstream}), and the recent call
  * latency per downstream that the adaptive hedge waits for ({@code fanout_calls_recent_latency_seconds{downstream,
- * quantile="0.95"}}).
+ * quantile="0.95"}}), and where the calls' work buffers came from under {@code recycler=threadLocal|pool}
+ * ({@code fanout_recycler_allocations_total{mode}} and {@code fanout_recycler_reuses_total{mode}}: one of the two per
+ * call, {@code strategy.Recycler}).
  */
 @Component
 public class FanoutCallMeters {
@@ -164,6 +166,22 @@ public class FanoutCallMeters {
                         + "answered first", strategy, downstream.serviceName())
                 : counter("fanout.hedges.losers.answered", "Copies of hedged calls that answered after the other "
                         + "(dead heats)", strategy, downstream.serviceName());
+    }
+
+    /**
+     * A call took its work buffer ({@code strategy.Recycler}). How to read the two counters over a run: under the
+     * virtual-thread executor or thread-per-task each call has a new thread, so {@code threadLocal} allocates once per
+     * call (allocations = calls, reuses 0), while {@code pool} allocates at most its capacity in all as long as no more
+     * calls than that hold a buffer at once (allocations bounded, reuses = calls - allocations).
+     *
+     * @param mode      the {@code recycler} value, {@code threadLocal} or {@code pool}
+     * @param allocated whether the buffer was allocated (its thread's slot, or the pool, was empty) rather than reused
+     */
+    public void bufferTaken(String mode, boolean allocated) {
+        Counter.builder(allocated ? "fanout.recycler.allocations" : "fanout.recycler.reuses")
+                .description(allocated ? "Work buffers allocated by downstream calls (recycler knob)"
+                        : "Work buffers reused by downstream calls (recycler knob)")
+                .tag("mode", mode).register(registry).increment();
     }
 
     private Counter counter(String name, String description, String strategy, String service) {

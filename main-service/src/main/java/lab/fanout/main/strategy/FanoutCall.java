@@ -57,7 +57,8 @@ public final class FanoutCall<T> {
     }
 
     /**
-     * Makes the call on this thread, holding what the request's {@link Pinning} says while it blocks.
+     * Makes the call on this thread, holding what the request's {@link Pinning} says while it blocks, after taking a
+     * work buffer on it as the request's {@link Recycler} says.
      *
      * @return the slice's items, never null
      * @throws FanoutException as {@link lab.fanout.main.client.DownstreamClient#fetch}
@@ -93,6 +94,7 @@ public final class FanoutCall<T> {
 
     private List<T> attempt(Attempt attempt, Exchange exchange) {
         List<T> body;
+        takeBuffer();
         try {
             // the attempt as the monitor: this call's own, and it escapes (winner), so the lock cannot be elided
             body = request.pinning().around(attempt, () -> request.client().fetch(downstream, slice, type,
@@ -107,6 +109,7 @@ public final class FanoutCall<T> {
 
     private Mono<List<T>> attemptAsync(boolean hedge) {
         return Mono.defer(() -> {
+            takeBuffer();   // no thread per call here: the subscribing thread's (docs/strategies.md)
             Attempt attempt = new Attempt(hedge);
             // before the value or error travels on (doFinally would run after Mono.zip had emitted, and the last
             // call would be missing from Server-Timing), or when the call is cancelled
@@ -116,6 +119,15 @@ public final class FanoutCall<T> {
                     .doOnError(e -> attempt.failed())
                     .doOnCancel(attempt::failed);
         });
+    }
+
+    /** Takes, fills and gives back the call's work buffer on this thread, counted by whether it was allocated. */
+    private void takeBuffer() {
+        Recycler recycler = request.recycler();
+        Recycler.Use use = recycler.use((byte) slice.index());
+        if (use != Recycler.Use.NOTHING) {
+            meters().bufferTaken(recycler.toString(), use == Recycler.Use.ALLOCATED);
+        }
     }
 
     private FanoutCallMeters meters() {

@@ -48,6 +48,7 @@ public final class FanoutCalls {
     private final int width;
     private final Hedging hedging;
     private final Pinning pinning;
+    private final Recycler recycler;
     private final OnDeadline onDeadline;
     /** The strategy's name for the hedging meters' tag. */
     private final String strategy;
@@ -68,22 +69,30 @@ public final class FanoutCalls {
         this(client, simulation, deadline, 1, Hedging.OFF, Pinning.NONE, OnDeadline.FAIL, "none");
     }
 
+    /** As the constructor below, with no work buffers ({@link Recycler#NONE}). */
+    public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline, int width, Hedging hedging,
+                       Pinning pinning, OnDeadline onDeadline, String strategy) {
+        this(client, simulation, deadline, width, hedging, pinning, Recycler.NONE, onDeadline, strategy);
+    }
+
     /**
      * @param width    calls per downstream, 1..{@value #MAX_WIDTH}: each fetches one of {@code width} slices
      * @param hedging  whether a slow call gets a second copy; the strategy races the two its own way
      * @param pinning  what each blocking call holds while it blocks ({@link FanoutCall#fetch}); not the reactive calls
+     * @param recycler where each call, blocking or reactive, takes its work buffer from
      * @param onDeadline a 504 at the deadline, or the calls that arrived ({@link #arrivedByDeadline})
      * @param strategy the strategy's name, for the hedging meters
      * @throws IllegalArgumentException if width is outside 1..{@value #MAX_WIDTH}
      */
     public FanoutCalls(DownstreamClient client, Simulation simulation, Deadline deadline, int width, Hedging hedging,
-                       Pinning pinning, OnDeadline onDeadline, String strategy) {
+                       Pinning pinning, Recycler recycler, OnDeadline onDeadline, String strategy) {
         this.client = client;
         this.simulation = simulation;
         this.deadline = deadline;
         this.width = width;
         this.hedging = hedging;
         this.pinning = pinning;
+        this.recycler = recycler;
         this.onDeadline = onDeadline;
         this.strategy = strategy;
         this.wasted = new WastedCalls(client, deadline);
@@ -252,6 +261,11 @@ public final class FanoutCalls {
     /** @return what each blocking call holds while it blocks */
     public Pinning pinning() {
         return pinning;
+    }
+
+    /** @return where each call takes its work buffer from */
+    public Recycler recycler() {
+        return recycler;
     }
 
     /** @return the strategy's name, for the hedging meters */

@@ -21,6 +21,7 @@ import lab.fanout.main.strategy.Fetched;
 import lab.fanout.main.strategy.Hedging;
 import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
+import lab.fanout.main.strategy.Recycler;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.strategy.StrategyRegistry;
 import org.jspecify.annotations.Nullable;
@@ -76,6 +77,7 @@ public class Backoffice {
      * here. Parameters as bound by the web layer (ranges: {@link BackofficeController#orders}).
      *
      * @param hedging null: no hedging
+     * @param recycler where each call takes its work buffer from ({@link Recycler}); any value with any strategy
      * @param onDeadline {@code fail}: 504 at the deadline; {@code partial}: 200 with what arrived
      * @return the fan-out, not started yet
      * @throws BadParameterException 400 for hedging with a strategy that cannot hedge, or pinning with one that blocks
@@ -83,7 +85,7 @@ public class Backoffice {
      * @throws FanoutException       503 {@code breaker-open} while a downstream's breaker is open (no call is made)
      */
     public Fanout begin(StrategyName concurrency, Simulation simulation, int width, @Nullable Hedging hedging,
-                        int cpuMs, Pinning pinning, OnDeadline onDeadline) {
+                        int cpuMs, Pinning pinning, Recycler recycler, OnDeadline onDeadline) {
         FanoutStrategy strategy = strategies.get(concurrency);
         if (hedging != null && !strategy.hedges()) {
             throw new BadParameterException("hedgeAfterMs: " + concurrency + " makes one call at a time and cannot"
@@ -95,7 +97,8 @@ public class Backoffice {
                     + blockingStrategies());
         }
         Fanout fanout = new Fanout(concurrency, strategy, new FanoutCalls(client, simulation, Deadline.after(deadline),
-                width, hedging == null ? Hedging.OFF : hedging, pinning, onDeadline, concurrency.toString()), cpuMs);
+                width, hedging == null ? Hedging.OFF : hedging, pinning, recycler, onDeadline, concurrency.toString()),
+                cpuMs);
         try {
             client.breakers().refuseIfAnyOpen();   // the answer needs every downstream: no call while one is open
         } catch (FanoutException e) {

@@ -11,6 +11,7 @@ import lab.fanout.main.strategy.FanoutStrategy;
 import lab.fanout.main.strategy.Hedging;
 import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
+import lab.fanout.main.strategy.Recycler;
 import lab.fanout.main.strategy.StrategyName;
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +23,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&pinning=..&onDeadline=..&latencyMs=..]}:
+ * {@code GET /backoffice/api/v1/backoffice/orders?concurrency=<strategy>[&width=..&cpuMs=..&pinning=..&recycler=..&onDeadline=..&latencyMs=..]}:
  * every order joined with its account and products, fetched from the three downstream services by the chosen
  * strategy, in {@code width} calls to each.
  * The seed demo's path {@code .../orders/byRestTemplate} is the same endpoint.
@@ -60,6 +61,9 @@ class BackofficeController {
      * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
      *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
      *                but {@code none} with the reactive strategy, whose calls block no thread
+     * @param recycler where each downstream call takes its 16 KiB work buffer from ({@link Recycler}: {@code none}, the
+     *                 default, {@code threadLocal} or {@code pool}); another value is a 400 naming these. With the
+     *                 reactive strategy, which has no thread per call, the buffer is taken on the subscribing thread
      * @param onDeadline {@code fail} (the default): 504 when the deadline runs out first; {@code partial}: 200 with the
      *                   catalogues that arrived and {@value Backoffice#MISSING_HEADER} naming the others; another value
      *                   is a 400 naming these two
@@ -75,9 +79,11 @@ class BackofficeController {
                   @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
                   @Max(value = CpuWork.MAX_MS, message = Backoffice.CPU_RANGE) int cpuMs,
                   @RequestParam(defaultValue = "none") Pinning pinning,
+                  @RequestParam(defaultValue = "none") Recycler recycler,
                   @RequestParam(defaultValue = "fail") OnDeadline onDeadline,
                   @RequestHeader(name = Backoffice.REQUEST_ID_HEADER, required = false) @Nullable String requestId) {
-        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning, onDeadline);
+        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning, recycler,
+                onDeadline);
         return fanout.async() ? fanout.answerAsync(requestId) : fanout.answer(requestId);
     }
 }

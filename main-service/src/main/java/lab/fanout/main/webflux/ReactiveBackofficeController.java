@@ -11,6 +11,7 @@ import lab.fanout.main.strategy.FanoutCalls;
 import lab.fanout.main.strategy.Hedging;
 import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
+import lab.fanout.main.strategy.Recycler;
 import lab.fanout.main.strategy.StrategyName;
 import lab.fanout.main.web.Backoffice;
 import lab.fanout.main.web.OrderView;
@@ -61,9 +62,11 @@ class ReactiveBackofficeController {
             @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
             @Max(value = Backoffice.MAX_CPU_MS, message = Backoffice.CPU_RANGE) int cpuMs,
             @RequestParam(defaultValue = "none") Pinning pinning,
+            @RequestParam(defaultValue = "none") Recycler recycler,
             @RequestParam(defaultValue = "fail") OnDeadline onDeadline,
             @RequestHeader(name = Backoffice.REQUEST_ID_HEADER, required = false) @Nullable String requestId) {
-        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning, onDeadline);
+        Backoffice.Fanout fanout = backoffice.begin(concurrency, simulation, width, hedging, cpuMs, pinning, recycler,
+                onDeadline);
         if (fanout.async()) {
             return fanout.answerAsync(requestId);
         }

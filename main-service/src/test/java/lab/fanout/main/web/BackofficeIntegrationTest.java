@@ -241,7 +241,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
         assertThat(answer).bodyJson().extractingPath("$.detail").isEqualTo("latencyms: not a parameter of this"
                 + " endpoint (did you mean latencyMs?); it takes [concurrency, latencyMs, jitterMs, errorRate,"
                 + " errorStatus, tailRate, tailMs, closeRate, dribbleMs, faultTarget, width, hedgeAfterMs, cpuMs,"
-                + " pinning, onDeadline]");
+                + " pinning, recycler, onDeadline]");
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(0, anyRequestedFor(anyUrl()));
         }
@@ -254,7 +254,7 @@ class BackofficeIntegrationTest extends FanoutIntegrationTest {
 
         assertThat(backoffice("concurrency=scopeFork&width=2&hedgeAfterMs=p95&latencyMs=0&jitterMs=0&errorRate=0"
                 + "&errorStatus=500&tailRate=0&tailMs=0&closeRate=0&dribbleMs=0&faultTarget=orders&cpuMs=1&pinning=none"
-                + "&onDeadline=partial"))
+                + "&recycler=pool&onDeadline=partial"))
                 .hasStatusOk();
     }
 
