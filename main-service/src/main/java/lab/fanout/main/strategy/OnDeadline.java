@@ -1,7 +1,5 @@
 package lab.fanout.main.strategy;
 
-import java.util.Arrays;
-
 /**
  * What a request does when its deadline runs out before every call has answered: the query parameter
  * {@code onDeadline} (docs/knobs.md). {@link #toString()} is the parameter value.
@@ -27,9 +25,7 @@ public enum OnDeadline {
      * @throws IllegalArgumentException naming the valid values, if none matches
      */
     public static OnDeadline fromParameter(String value) {
-        return Arrays.stream(values()).filter(v -> v.parameterValue.equalsIgnoreCase(value)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("'" + value + "' is not one of "
-                        + Arrays.toString(values())));
+        return ParameterValues.parse(OnDeadline.class, value);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package lab.fanout.main.strategy;
 
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -45,9 +44,7 @@ public enum Pinning {
      * @throws IllegalArgumentException naming the valid values, if none matches
      */
     public static Pinning fromParameter(String value) {
-        return Arrays.stream(values()).filter(p -> p.parameterValue.equalsIgnoreCase(value)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("'" + value + "' is not one of "
-                        + Arrays.toString(values())));
+        return ParameterValues.parse(Pinning.class, value);
     }
 
     /**

@@ -65,9 +65,7 @@ public enum Recycler {
      * @throws IllegalArgumentException naming the valid values, if none matches
      */
     public static Recycler fromParameter(String value) {
-        return Arrays.stream(values()).filter(r -> r.parameterValue.equalsIgnoreCase(value)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("'" + value + "' is not one of "
-                        + Arrays.toString(values())));
+        return ParameterValues.parse(Recycler.class, value);
     }
 
     /**
