@@ -18,7 +18,8 @@ import java.util.Map;
  * <p>
  * <b>The CPU</b> ({@link #withCpu}), known after the cell ran: the utilisation law U = X × D and the bottleneck bound
  * X ≤ m ÷ D (Denning and Buzen, Computing Surveys 10(3), 1978; Lazowska et al., "Quantitative System Performance",
- * 1984, ch. 3 and 5), m = cores, D = CPU seconds per request of main-service, the downstreams and the driver.
+ * 1984, ch. 3 and 5), m = cores, D = CPU seconds per request of main-service, the downstreams and the driver on
+ * the shared bed; where main-service has CPU of its own ({@code --main-cpus}), m = its cores or quota and D its own.
  * <p>
  * Left out: the network, GC pauses, connection set-up: efficiency = measured ÷ bound shows what they cost.
  *
@@ -132,8 +133,8 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
      * @param cpuSecondsPerRequest D, s; null or ≤ 0 when unknown (the bound is then returned as it is)
      * @param cores                CPUs the system's processes share (main-service's availableProcessors)
      */
-    public Bound withCpu(Double cpuSecondsPerRequest, int cores) {
-        if (cpuSecondsPerRequest == null || !(cpuSecondsPerRequest > 0) || cores < 1) {
+    public Bound withCpu(Double cpuSecondsPerRequest, double cores) {
+        if (cpuSecondsPerRequest == null || !(cpuSecondsPerRequest > 0) || !(cores > 0)) {
             return this;
         }
         Map<String, Double> limits = new LinkedHashMap<>(ceilings);

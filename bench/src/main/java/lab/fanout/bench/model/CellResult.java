@@ -123,7 +123,11 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
 
     /** @return the tighter of Little's law and the CPU bound, cores ÷ {@link #cpuSecondsPerRequest()} (if known) */
     public Bound bound() {
-        return littlesLaw.withCpu(cpuSecondsPerRequest(), deployment.cores());
+        Double own = median(r -> r.scheduler() == null || r.loadSideBusyPercent() == null ? null
+                : r.scheduler().mainCpus());
+        // placed (--main-cpus): the cores that bind are main-service's own, the load side has its own (issue 66)
+        return own != null ? littlesLaw.withCpu(cpuSecondsPerRequest(List.of(ServiceDefaults.MAIN)), own)
+                : littlesLaw.withCpu(cpuSecondsPerRequest(), deployment.cores());
     }
 
     /** @return median throughput ÷ {@link #bound()}, or NaN when unbounded; with forks, {@link #efficiencyEstimate} */
@@ -227,11 +231,16 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
      *         target). The harness's own CPU is not per request and stays out.
      */
     public Double cpuSecondsPerRequest() {
+        return cpuSecondsPerRequest(SYSTEM);
+    }
+
+    /** @return as above, of {@code roles} alone: the median of the forks' with forks */
+    private Double cpuSecondsPerRequest(List<String> roles) {
         if (forks() > 1) {
-            List<Double> perFork = groups().stream().map(reps -> fork(reps).cpuSecondsPerRequest()).toList();
+            List<Double> perFork = groups().stream().map(reps -> fork(reps).cpuSecondsPerRequest(roles)).toList();
             return perFork.contains(null) ? null : Stats.median(perFork);
         }
-        Double ms = Stats.sumOrNull(SYSTEM.stream().map(this::cpuMsPerAnswer).toList());
+        Double ms = Stats.sumOrNull(roles.stream().map(this::cpuMsPerAnswer).toList());
         return ms == null ? null : ms / 1000;
     }
 

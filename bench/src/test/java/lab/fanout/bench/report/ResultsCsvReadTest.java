@@ -121,8 +121,11 @@ class ResultsCsvReadTest {
         SchedulerFigures fed = new SchedulerFigures(1.0, 60.0, 3_000L, 400L, null, null);
         SchedulerFigures starved = new SchedulerFigures(0.5, 92.5, 3_000L, 400L, 7L, 0.25);
         for (SchedulerFigures f : List.of(fed, starved)) {
+            // 1,000 answers: main-service 2 ms per request, the downstreams and the driver 4 ms more
+            Map<String, Double> cpu = Map.of(ServiceDefaults.MAIN, 2.0, "orders-service", 1.0, "products-service", 1.0,
+                    "accounts-service", 1.0, Repetition.DRIVER, 1.0);
             Repetition rep = new Repetition(1, p.load(), p.run(), p.server(), p.machineBusyPercent(),
-                    p.othersCpuPercent(), p.cpuSeconds(), 1, true, f);
+                    p.othersCpuPercent(), cpu, 1, true, f);
             CellResult cell = new CellResult(1, one.cell(), one.deployment(), one.littlesLaw(), List.of(rep), Map.of(),
                     "hey");
             Path csv = dir.resolve(f.loadSideBusyPercent() + ".csv");
@@ -130,6 +133,8 @@ class ResultsCsvReadTest {
             CellResult read = ResultsCsv.read(csv).getFirst();
             assertThat(read.repetitions().getFirst().scheduler()).isEqualTo(f);
             assertThat(read.loadSideBound()).isEqualTo(f == starved);
+            assertThat(read.bound().cpuCeiling()).as("its own cores or quota ÷ its own 2 ms")
+                    .isCloseTo(f.mainCpus() / 0.002, within(1e-6));
             String md = ResultsMarkdown.render("t", List.of(), List.of(read), Map.of(), false);
             assertThat(md).contains("main-service's own CPU bound (req/s) · load side busy %")
                     .contains("Context switches/req main: voluntary / involuntary");
