@@ -121,7 +121,9 @@ class HarnessSizeTest {
     // 12,532 until issue 67 item 4's recycler preset in ./lab bench's examples (+1)
     // 12,533 until a placed cell's CPU bound is main-service's own cores or quota over its own CPU per request
     // (CellResult.bound, issue 66 item 2: the shared bed's formula read 165 % efficiency at --main-cpus 1, +11)
-    static final int LIMIT = 12_544;
+    // 12,544 until compare and verdicts read results.json's cells through the CSV's own columns (ResultRow,
+    // ResultsCsv.rows(cells), ResultsJson.rows: issue 71 item 1, +71; the CSV read path goes when docs/results migrate)
+    static final int LIMIT = 12_615;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

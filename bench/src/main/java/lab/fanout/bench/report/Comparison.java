@@ -13,7 +13,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Tail;
-import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
@@ -111,9 +110,9 @@ public final class Comparison {
         // by profile, Tomcat's threads go with it: Reactor Netty has none (an empty column), yet the same cell
         List<String> others = KEY.stream().filter(k -> !k.equals(knob) && !(hedge && k.equals("query"))
                 && !(knob.equals("profile") && k.equals("tomcat_threads_max"))).toList();
-        Function<CSVRecord, String> cellOf = hedge ? row -> (cellKey(row, others) + " " + unhedgedQuery(row)).strip()
+        Function<ResultRow, String> cellOf = hedge ? row -> (cellKey(row, others) + " " + unhedgedQuery(row)).strip()
                 : row -> cellKey(row, others);
-        Function<CSVRecord, String> valueOf = hedge ? Comparison::hedgeAfter : row -> row.get(knob);
+        Function<ResultRow, String> valueOf = hedge ? Comparison::hedgeAfter : row -> row.get(knob);
         Map<String, Map<String, Samples>> byValue = new LinkedHashMap<>();
         samples(result, row -> cellOf.apply(row) + "\t" + valueOf.apply(row)).forEach((key, samples) -> {
             String[] cellAndValue = key.split("\t");
@@ -136,18 +135,18 @@ public final class Comparison {
     }
 
     /** @return the query's {@code hedgeAfterMs} (ms, or p95 and the like), "none" when it sends no hedge */
-    private static String hedgeAfter(CSVRecord row) {
+    private static String hedgeAfter(ResultRow row) {
         return Tail.params(query(row)).getOrDefault("hedgeAfterMs", "none");
     }
 
     /** @return {@code query=…} without its hedgeAfterMs, the rest in its order; "" for no query left */
-    private static String unhedgedQuery(CSVRecord row) {
+    private static String unhedgedQuery(ResultRow row) {
         String rest = Arrays.stream(query(row).split("&")).filter(p -> !p.isEmpty() && !p.startsWith("hedgeAfterMs="))
                 .collect(Collectors.joining("&"));
         return rest.isEmpty() ? "" : "query=" + rest;
     }
 
-    private static String query(CSVRecord row) {
+    private static String query(ResultRow row) {
         return row.isMapped("query") ? row.get("query") : "";
     }
 
@@ -221,8 +220,8 @@ public final class Comparison {
      * @return cell key (its knobs as text) to its samples: one per fork (its repetitions' median) where the result
      *         has several forks of the cell, else one per row (repetition)
      */
-    static Map<String, Samples> samples(Path result, Function<CSVRecord, String> key) {
-        Map<String, List<CSVRecord>> cells = ResultsCsv.rows(result).stream().collect(Collectors.groupingBy(key,
+    static Map<String, Samples> samples(Path result, Function<ResultRow, String> key) {
+        Map<String, List<ResultRow>> cells = ResultsJson.rows(result).stream().collect(Collectors.groupingBy(key,
                 LinkedHashMap::new, Collectors.toList()));
         Map<String, Samples> samples = new LinkedHashMap<>();
         cells.forEach((cell, rows) -> samples.put(cell, samples(rows)));
@@ -230,13 +229,13 @@ public final class Comparison {
     }
 
     /** @return e.g. {@code quick scopeFork virtual concurrency=100}: the columns' values; absent ones left out */
-    static String cellKey(CSVRecord row, List<String> columns) {
+    static String cellKey(ResultRow row, List<String> columns) {
         return columns.stream().filter(k -> row.isMapped(k) && !row.get(k).isEmpty())
                 .map(k -> k.equals("block") || k.equals("strategy") || k.equals("profile") ? row.get(k)
                         : k + "=" + row.get(k)).collect(Collectors.joining(" "));
     }
 
-    private static Samples samples(List<CSVRecord> rows) {
+    private static Samples samples(List<ResultRow> rows) {
         boolean forked = rows.stream().map(Comparison::fork).distinct().count() > 1;
         Map<String, List<Double>> figures = new LinkedHashMap<>();
         Map<String, List<List<Double>>> runs = new LinkedHashMap<>();
@@ -266,17 +265,17 @@ public final class Comparison {
     }
 
     /** @return the row's fork, "1" in results made before forks */
-    static String fork(CSVRecord row) {
+    static String fork(ResultRow row) {
         return row.isMapped("fork") ? row.get("fork") : "1";
     }
 
     /** @return the column's number, NaN where the row lacks the column or leaves it empty */
-    static double number(CSVRecord row, String column) {
+    static double number(ResultRow row, String column) {
         return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
     }
 
     /** @return why no verdict stands on these rows beyond warm-up and cpuMs, or null: the load side bound them */
-    static String unfit(List<CSVRecord> rows) {
+    static String unfit(List<ResultRow> rows) {
         return rows.stream().anyMatch(r -> r.isMapped("load_side_bound") && r.get("load_side_bound").equals("true"))
                 ? LOAD_SIDE_BOUND : null;
     }
@@ -285,7 +284,7 @@ public final class Comparison {
     public static final String LOAD_SIDE_BOUND = "load side bound: not main-service's figure";
 
     /** @return true when the column exists (older results lack the newer ones) and a row reads false */
-    private static boolean anyFalse(List<CSVRecord> rows, String column) {
+    private static boolean anyFalse(List<ResultRow> rows, String column) {
         return rows.stream().anyMatch(r -> r.isMapped(column) && r.get(column).equals("false"));
     }
 }

@@ -40,8 +40,8 @@ import org.apache.commons.csv.CSVRecord;
 
 /**
  * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names. Appended
- * cell by cell, so an interrupted run keeps what it finished; read back by {@code ./lab compare} ({@link #rows}) and
- * {@code ./lab charts} ({@link #read}).
+ * cell by cell, so an interrupted run keeps what it finished; read back ({@link #read}, {@link #rows}) only where no
+ * results.json stands beside it ({@link ResultsJson#rows}).
  */
 public final class ResultsCsv {
 
@@ -202,12 +202,39 @@ public final class ResultsCsv {
     }
 
     /**
+     * @param cells a result's cells, as {@link ResultsJson#cells} reads them
+     * @return a row per cell and repetition, the columns this CSV writes, computed from the cells; the run-wide
+     *         target and driver columns left "" (they are the run's, {@code RunResult.Knobs})
+     */
+    static List<ResultRow> rows(List<CellResult> cells) {
+        List<ResultRow> rows = new ArrayList<>();
+        for (CellResult cell : cells) {
+            for (Repetition rep : cell.repetitions()) {
+                Row row = new Row(cell, rep, "", "");
+                Map<String, String> columns = new LinkedHashMap<>();
+                COLUMNS.forEach((name, value) -> columns.put(name, String.valueOf(format(value.apply(row)))));
+                rows.add(new ResultRow(columns));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * @param result a results folder of ./lab bench (holding results.csv) or such a CSV
+     * @return its rows as the file holds them, in file order (the columns it lacks not mapped)
+     * @throws IllegalArgumentException as {@link #records}
+     */
+    static List<ResultRow> rows(Path result) {
+        return records(result).stream().map(r -> new ResultRow(r.toMap())).toList();
+    }
+
+    /**
      * @param result a results folder of ./lab bench (holding results.csv) or such a CSV
      * @return its rows, in file order
      * @throws IllegalArgumentException when the file is missing or is not a results.csv
      * @throws UncheckedIOException     when it cannot be read
      */
-    public static List<CSVRecord> rows(Path result) {
+    private static List<CSVRecord> records(Path result) {
         Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
         if (!Files.isRegularFile(csv)) {
             throw new IllegalArgumentException(csv + " does not exist: give a results folder of ./lab bench (it holds"
@@ -238,7 +265,7 @@ public final class ResultsCsv {
      * @throws IllegalArgumentException as {@link #rows}, or naming the row whose strategy or number cannot be read
      */
     public static List<CellResult> read(Path result) {
-        Map<String, List<CSVRecord>> cells = rows(result).stream().collect(Collectors.groupingBy(
+        Map<String, List<CSVRecord>> cells = records(result).stream().collect(Collectors.groupingBy(
                 r -> r.get("block") + "#" + r.get("cell"), LinkedHashMap::new, Collectors.toList()));
         return cells.values().stream().map(rows -> cell(result, rows)).toList();
     }

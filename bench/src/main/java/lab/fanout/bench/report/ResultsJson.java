@@ -91,13 +91,30 @@ public final class ResultsJson {
      */
     public static List<CellResult> cells(Path result) {
         List<CellResult> csv = ResultsCsv.read(result);
-        Path json = Files.isDirectory(result) ? result.resolve(FILE)
-                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".json");
+        Path json = beside(result);
         if (!Files.isRegularFile(json)) {
             return csv;
         }
         List<CellResult> lossless = read(json).cells();
         return lossless.size() == csv.size() && forks(lossless) == forks(csv) ? lossless : csv;
+    }
+
+    /**
+     * The rows {@code ./lab compare} and {@code ./lab verdicts} read: where a results.json stands beside the CSV, its
+     * cells ({@link #cells}: every figure as measured) through results.csv's own columns ({@link ResultsCsv#rows});
+     * else the CSV's rows as written (a committed result from before results.json, or a test's few columns).
+     *
+     * @param result a results folder of ./lab bench or a results CSV
+     * @throws IllegalArgumentException as {@link #cells}
+     */
+    static List<ResultRow> rows(Path result) {
+        return Files.isRegularFile(beside(result)) ? ResultsCsv.rows(cells(result)) : ResultsCsv.rows(result);
+    }
+
+    /** @return the results.json of a results folder, or {@code NAME.json} beside {@code NAME.csv} */
+    private static Path beside(Path result) {
+        return Files.isDirectory(result) ? result.resolve(FILE)
+                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".json");
     }
 
     /** @return the most forks a cell holds */

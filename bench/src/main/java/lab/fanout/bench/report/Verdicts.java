@@ -13,7 +13,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
-import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
@@ -39,7 +38,7 @@ public final class Verdicts {
     private static final String TOMCAT_THREADS = "tomcat_threads_max";
 
     /** A figure of results.csv: its label, whether more is better, how a row gives it (NaN: absent). */
-    record Figure(String label, boolean higherBetter, ToDoubleFunction<CSVRecord> value) {
+    record Figure(String label, boolean higherBetter, ToDoubleFunction<ResultRow> value) {
     }
 
     static final List<Figure> FIGURES = List.of(
@@ -73,7 +72,7 @@ public final class Verdicts {
     }
 
     /** A row and the result it came from: fork 1 of one result and fork 1 of another are two JVM starts. */
-    private record Row(CSVRecord csv, int source) {
+    private record Row(ResultRow csv, int source) {
         String fork() {
             return source + "/" + Comparison.fork(csv);
         }
@@ -195,7 +194,7 @@ public final class Verdicts {
         List<Map.Entry<Row, Map<String, String>>> rows = new ArrayList<>();
         for (Path result : results) {
             int source = results.indexOf(result);
-            for (CSVRecord row : ResultsCsv.rows(result)) {
+            for (ResultRow row : ResultsJson.rows(result)) {
                 Map<String, String> knobs = new LinkedHashMap<>();
                 Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
                         && row.isMapped(k) && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
@@ -223,7 +222,7 @@ public final class Verdicts {
             }
             List<List<Double>> runs = Comparison.forkRuns(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
             if (!runs.isEmpty()) {
-                List<CSVRecord> csv = rows.stream().map(Row::csv).toList();
+                List<ResultRow> csv = rows.stream().map(Row::csv).toList();
                 entries.add(new Entry(approach, runs, csv.stream().anyMatch(r -> r.isMapped("warmup_settled")
                         && r.get("warmup_settled").equals("false")) ? "warm-up capped" : Comparison.unfit(csv)));
             }
@@ -236,7 +235,7 @@ public final class Verdicts {
      *         requests it did not refuse, a lighter workload than the others' (the bounded pool answered 82 % of 200
      *         clients' requests 503 in 8 ms, and "won" p99 and CPU per request; scale on netty, 2026-11-28)
      */
-    static boolean sheds(CSVRecord row) {
+    static boolean sheds(ResultRow row) {
         return Comparison.number(row, "errors") > 0.01 * Comparison.number(row, "answered");
     }
 

@@ -80,6 +80,26 @@ class ResultsJsonTest {
         assertThat(read.get(1)).isEqualTo(fromCsv.getFirst());
     }
 
+    /**
+     * Issue 71: compare and verdicts read results.json where it stands beside the CSV. The CSV here is edited to read
+     * 1 req/s and a p99 of 1 ms; the comparison must show the measured 396 req/s (990 ok in 2.5 s) and not 1.0.
+     * On the old code (Comparison read results.csv's columns) it showed 1.0.
+     */
+    @Test
+    void compareReadsTheMeasuredFiguresOfResultsJsonNotTheCsvView(@TempDir Path dir) throws IOException {
+        new ResultsCsv(dir.resolve("results.csv"), "local", "hey").append(closedLoop());
+        ResultsJson.write(dir, new RunResult("./lab bench", "unknown", null, null, List.of(closedLoop())));
+        Path csv = dir.resolve("results.csv");
+        Files.writeString(csv, Files.readString(csv).replace(",396,", ",1,"));
+
+        String md = Comparison.render(dir, dir);
+        assertThat(md).contains("| req/s | 396.0 ").doesNotContain("| req/s | 1.0 ");
+        assertThat(ResultsJson.rows(dir)).allSatisfy(row -> assertThat(row.get("throughput_req_per_s"))
+                .isEqualTo("396"));
+        Files.delete(dir.resolve(ResultsJson.FILE));
+        assertThat(Comparison.render(dir, dir)).as("no results.json: the CSV as written").contains("| req/s | 1.0 ");
+    }
+
     @Test
     void aFileThatIsNoResultsJsonIsRefusedNamingWhatToGive(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ResultsJson.read(dir)).hasMessageContaining("does not exist")
