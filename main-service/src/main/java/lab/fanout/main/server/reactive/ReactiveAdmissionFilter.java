@@ -1,4 +1,4 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.reactive;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import lab.fanout.main.admission.Admission;
+import lab.fanout.main.admission.Refusal;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
 
@@ -60,8 +62,8 @@ final class ReactiveAdmissionFilter implements WebFilter {
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            Map<String, Object> problem = AdmissionFilter.problem(status.value(),
-                    AdmissionFilter.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
+            Map<String, Object> problem = Refusal.problem(status.value(),
+                    Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
                             "inFlight", admission.inFlight()));
             return observeRoute(exchange).then(Mono.defer(() -> overloaded(exchange.getResponse(), problem)));
         }
