@@ -49,6 +49,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class Backoffice {
 
+    /** The fan-out API's root, the part admission control covers; no trailing slash. */
+    public static final String API = "/backoffice/api";
+    /** The controllers' mapping, both servers'. */
+    public static final String PATH = API + "/v1/backoffice";
+    /** The fan-out endpoint. */
+    public static final String ORDERS = PATH + "/orders";
+
     public static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     public static final String THREAD_HEADER = "X-Fanout-Request-Thread";
     public static final String CPU_THREAD_HEADER = "X-Fanout-Cpu-Thread";

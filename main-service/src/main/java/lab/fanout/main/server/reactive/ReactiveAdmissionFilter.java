@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 
 import lab.fanout.main.admission.Admission;
 import lab.fanout.main.admission.Refusal;
+import lab.fanout.main.web.Backoffice;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
 
@@ -32,7 +33,7 @@ import org.springframework.web.util.pattern.PathPattern;
  */
 final class ReactiveAdmissionFilter implements WebFilter {
 
-    private static final String API = "/backoffice/api/";
+    private static final String API = Backoffice.API + "/";
 
     private final Admission admission;
     private final long retryAfterSeconds;

@@ -41,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
  * parameter decides.
  */
 @RestController
-@RequestMapping("/backoffice/api/v1/backoffice")
+@RequestMapping(Backoffice.PATH)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 class ReactiveBackofficeController {
 

@@ -39,7 +39,7 @@ import org.springframework.web.bind.annotation.RestController;
  * problem, when the Mono ends.
  */
 @RestController
-@RequestMapping("/backoffice/api/v1/backoffice")
+@RequestMapping(Backoffice.PATH)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class BackofficeController {
 

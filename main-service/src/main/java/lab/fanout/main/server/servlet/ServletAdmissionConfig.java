@@ -3,6 +3,7 @@ package lab.fanout.main.server.servlet;
 import lab.fanout.main.admission.Admission;
 import lab.fanout.main.config.AdmissionProperties;
 import lab.fanout.main.config.FanoutProperties;
+import lab.fanout.main.web.Backoffice;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.coyote.AbstractProtocol;
@@ -10,7 +11,6 @@ import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -43,7 +43,7 @@ class ServletAdmissionConfig {
                                                             ObjectProvider<HandlerMapping> routes) {
         var registration = new FilterRegistrationBean<>(new AdmissionFilter(admission, fanout.deadline(),
                 properties.retryAfter(), properties.refusalStatus(), json, SingletonSupplier.of(routes::getObject)));
-        registration.addUrlPatterns("/backoffice/api/*");
+        registration.addUrlPatterns(Backoffice.API + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
         return registration;
     }
@@ -70,11 +70,15 @@ class ServletAdmissionConfig {
     /**
      * Tomcat with {@code fanout.admission.expire-queued} (on by default): a protocol whose request executor, the
      * platform pool or Boot's virtual-thread executor, records when each request began to wait
-     * ({@link QueuedRequests}).
+     * ({@link QueuedRequests}). Read from {@link AdmissionProperties#expireQueued()}, whose default is the one place;
+     * Reactor Netty has no request queue to expire, so the reactive adapter has no counterpart.
      */
     @Bean
-    @ConditionalOnBooleanProperty(name = "fanout.admission.expire-queued", matchIfMissing = true)
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> queueTimedPool() {
-        return factory -> factory.setProtocol(QueuedRequests.Protocol.class.getName());
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> queueTimedPool(AdmissionProperties properties) {
+        return factory -> {
+            if (properties.expireQueued()) {
+                factory.setProtocol(QueuedRequests.Protocol.class.getName());
+            }
+        };
     }
 }
