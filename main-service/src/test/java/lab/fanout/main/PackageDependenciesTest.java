@@ -3,6 +3,7 @@ package lab.fanout.main;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -15,35 +16,52 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * main-service's packages depend one way, webflux -> web -> strategy -> client -> config (and admission -> config,
- * strategy -> config): the Spring MVC controller and the server-neutral request (web.Backoffice) under the WebFlux one,
- * with no cycle (gh-15 item 10: client
- * and config imported each other). Read from the sources' imports, so a new cycle fails here with its file named.
+ * main-service's packages depend one way (issue 71 item 3): the server adapters, server.servlet (Spring MVC on Tomcat)
+ * and server.reactive (WebFlux on Reactor Netty), over what both bind (server: the parameters' converters and the
+ * observation tags), over a server-free core, web -> strategy -> client -> config and admission -> config, with no
+ * cycle (gh-15 item 10: client and config imported each other). Read from the sources' imports, so a new edge fails
+ * here with its file named.
  */
 class PackageDependenciesTest {
 
     private static final Path SOURCES = Path.of("src/main/java/lab/fanout/main");
-    private static final Pattern IMPORT = Pattern.compile("^import (?:static )?lab\\.fanout\\.main\\.(\\w+)\\.", Pattern.MULTILINE);
+    /** An import of a main-service type: group 1 its package below lab.fanout.main, dotted. */
+    private static final Pattern IMPORT = Pattern.compile(
+            "^import (?:static )?lab\\.fanout\\.main\\.([a-z]\\w*(?:\\.[a-z]\\w*)*)\\.[A-Z]", Pattern.MULTILINE);
     private static final Map<String, Set<String>> ALLOWED = Map.of(
+            "server.servlet", Set.of("server", "web", "strategy", "admission", "config"),
+            "server.reactive", Set.of("server", "web", "strategy", "admission", "config"),
+            "server", Set.of("strategy"),
             "admission", Set.of("config"),
-            "webflux", Set.of("web", "strategy"),
             "web", Set.of("strategy", "client", "config"),
             "strategy", Set.of("client", "config"),   // config: the bounded pool's size
             "client", Set.of("config"),
             "config", Set.of());
+    /** The server-free core (issue 71 item 3): what a server adapter calls, whichever server it adapts. */
+    private static final List<String> CORE = List.of("admission", "client", "config", "strategy", "web");
+    /**
+     * A server's types: the Servlet API, Spring MVC, WebFlux's server side, Spring's server HTTP abstractions, Reactor
+     * Netty's server, Tomcat and Boot's server factories. WebFlux's client ({@code web.reactive.function.client},
+     * WebClient) is the downstream client's, not a server's, so it is left out.
+     */
+    private static final Pattern SERVER_TYPE = Pattern.compile("^import (?:static )?((?:jakarta\\.servlet"
+            + "|org\\.springframework\\.web\\.servlet|org\\.springframework\\.web\\.reactive\\.(?!function\\.client\\.)"
+            + "|org\\.springframework\\.web\\.server|org\\.springframework\\.http\\.server"
+            + "|reactor\\.netty\\.http\\.server|reactor\\.netty\\.(?:ChannelPipelineConfigurer|ConnectionObserver)"
+            + "|org\\.apache\\.(?:coyote|catalina|tomcat)"
+            + "|org\\.springframework\\.boot\\.(?:tomcat|reactor\\.netty|web\\.servlet|webmvc|webflux))[\\w.]*)",
+            Pattern.MULTILINE);
 
     @Test
     void packagesDependOneWay() throws IOException {
         Set<String> violations = new TreeSet<>();
         for (var entry : ALLOWED.entrySet()) {
-            try (Stream<Path> files = Files.list(SOURCES.resolve(entry.getKey()))) {
-                for (Path file : files.toList()) {
-                    Matcher imported = IMPORT.matcher(Files.readString(file));
-                    while (imported.find()) {
-                        String target = imported.group(1);
-                        if (!target.equals(entry.getKey()) && !entry.getValue().contains(target)) {
-                            violations.add(file.getFileName() + " (" + entry.getKey() + ") imports " + target);
-                        }
+            for (Path file : sources(entry.getKey())) {
+                Matcher imported = IMPORT.matcher(Files.readString(file));
+                while (imported.find()) {
+                    String target = imported.group(1);
+                    if (!target.equals(entry.getKey()) && !entry.getValue().contains(target)) {
+                        violations.add(file.getFileName() + " (" + entry.getKey() + ") imports " + target);
                     }
                 }
             }
@@ -52,10 +70,31 @@ class PackageDependenciesTest {
     }
 
     @Test
+    void coreImportsNoServerType() throws IOException {
+        Set<String> violations = new TreeSet<>();
+        for (String pkg : CORE) {
+            for (Path file : sources(pkg)) {
+                SERVER_TYPE.matcher(Files.readString(file)).results()
+                        .forEach(m -> violations.add(pkg + "/" + file.getFileName() + " imports " + m.group(1)));
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
+    @Test
     void everyPackageIsListed() throws IOException {
-        try (Stream<Path> dirs = Files.list(SOURCES)) {
-            assertThat(dirs.filter(Files::isDirectory).map(dir -> dir.getFileName().toString()))
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            assertThat(files.filter(file -> file.toString().endsWith(".java")).map(Path::getParent)
+                    .filter(dir -> !dir.equals(SOURCES)).distinct()
+                    .map(dir -> SOURCES.relativize(dir).toString().replace('/', '.')))
                     .containsExactlyInAnyOrderElementsOf(ALLOWED.keySet());
+        }
+    }
+
+    /** @return the package's own source files, not its subpackages' */
+    private static List<Path> sources(String pkg) throws IOException {
+        try (Stream<Path> files = Files.list(SOURCES.resolve(pkg.replace('.', '/')))) {
+            return files.filter(Files::isRegularFile).toList();
         }
     }
 }

@@ -22,9 +22,10 @@ class CollapsedStacksTest {
     /** Shaped like async-profiler's collapsed output of main-service: Java, C++ (JIT) and kernel frames. */
     static final String PROFILE = """
             java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;sun/nio/ch/EPoll.wait;epoll_wait 40
-            java/lang/Thread.run;lab/fanout/main/web/BackofficeController.orders_[j];\
+            java/lang/Thread.run;lab/fanout/main/server/servlet/BackofficeController.orders_[j];\
             tools/jackson/databind/ObjectMapper.writeValueAsBytes_[i] 30
-            java/lang/Thread.run;lab/fanout/main/web/BackofficeController.orders;java/util/HashMap.getNode_[j] 10
+            java/lang/Thread.run;lab/fanout/main/server/servlet/BackofficeController.orders;\
+            java/util/HashMap.getNode_[j] 10
             [C2 CompilerThread0 tid=42];thread_native_entry;PhaseChaitin::Split 15
             java/lang/Thread.run;org/apache/tomcat/util/net/NioEndpoint$Poller.run;sun/nio/ch/EPoll.wait;epoll_wait 5
 

@@ -28,7 +28,7 @@ import lab.fanout.main.config.AdmissionProperties.Mode;
  * Metrics: {@code fanout_admission_in_flight}, {@code fanout_admission_limit} (absent when off),
  * {@code fanout_admission_requests_total{outcome=admitted|rejected|expired}}, and
  * {@code fanout_admission_queue_wait_seconds}: how long each request's task waited to run after Tomcat's poller handed
- * it over, for a request thread (platform) or a carrier (virtual) ({@link QueuedRequests}).
+ * it over, for a request thread (platform) or a carrier (virtual) ({@code server.servlet.QueuedRequests}).
  */
 public final class Admission {
 
@@ -98,13 +98,13 @@ public final class Admission {
         return listener.map(Ticket::new);
     }
 
-    /** Counts a request that waited for a request thread past its deadline and was answered without starting. */
     /** @param nanos how long a request's task waited to run, ns */
-    void queued(long nanos) {
+    public void queued(long nanos) {
         queueWait.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void expired() {
+    /** Counts a request that waited for a request thread past its deadline and was answered without starting. */
+    public void expired() {
         expired.increment();
     }
 

@@ -12,7 +12,6 @@ import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
 import lab.fanout.main.client.FanoutCallMeters;
 import lab.fanout.main.config.BoundedPoolProperties;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -58,20 +57,6 @@ class StrategyConfig {
     CompletableFutureStrategy boundedPoolStrategy(BoundedPoolProperties pool) {
         return new CompletableFutureStrategy(StrategyName.BOUNDED_POOL, new BoundedPool(
                 StrategyName.BOUNDED_POOL.toString(), pool.threads(), pool.queue(), pool.retryAfter()));
-    }
-
-    /** The {@code strategy} and {@code width} tags of {@code http.server.requests}: Spring MVC's. */
-    @Bean
-    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    StrategyObservationConvention strategyObservationConvention() {
-        return new StrategyObservationConvention();
-    }
-
-    /** The same tags on WebFlux ({@code netty} profile). */
-    @Bean
-    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-    ReactiveStrategyObservationConvention reactiveStrategyObservationConvention() {
-        return new ReactiveStrategyObservationConvention();
     }
 
     /**

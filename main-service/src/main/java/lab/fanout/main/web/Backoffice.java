@@ -35,9 +35,9 @@ import org.springframework.stereotype.Component;
 /**
  * One request of {@code GET /backoffice/api/v1/backoffice/orders}, whichever server runs it: the checks of parameters
  * that only go wrong together, the refusal while a breaker is open, the chosen strategy's fan-out, and the answer or
- * the problem with its headers. The web layers (Spring MVC's {@link BackofficeController} on Tomcat, WebFlux's
- * {@code webflux.ReactiveBackofficeController} on Reactor Netty) only bind the query and hand the result to their
- * server, so the two answer alike.
+ * the problem with its headers. The web layers (Spring MVC's {@code server.servlet.BackofficeController} on Tomcat,
+ * WebFlux's {@code server.reactive.ReactiveBackofficeController} on Reactor Netty) only bind the query and hand the
+ * result to their server, so the two answer alike.
  * <p>
  * Headers: {@code Server-Timing} (each call's duration and the total, in ms), {@code X-Fanout-Strategy} and
  * {@code X-Fanout-Request-Thread} ({@code virtual} or {@code platform}: the thread that ran the fan-out's start), on the
@@ -48,6 +48,13 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class Backoffice {
+
+    /** The fan-out API's root, the part admission control covers; no trailing slash. */
+    public static final String API = "/backoffice/api";
+    /** The controllers' mapping, both servers'. */
+    public static final String PATH = API + "/v1/backoffice";
+    /** The fan-out endpoint. */
+    public static final String ORDERS = PATH + "/orders";
 
     public static final String STRATEGY_HEADER = "X-Fanout-Strategy";
     public static final String THREAD_HEADER = "X-Fanout-Request-Thread";
@@ -74,7 +81,7 @@ public class Backoffice {
 
     /**
      * Checks the parameters and the breakers; the clock of {@code Server-Timing}'s total and of the deadline starts
-     * here. Parameters as bound by the web layer (ranges: {@link BackofficeController#orders}).
+     * here. Parameters as bound by the web layer (ranges: {@code server.servlet.BackofficeController#orders}).
      *
      * @param hedging null: no hedging
      * @param recycler where each call takes its work buffer from ({@link Recycler}); any value with any strategy

@@ -1,6 +1,6 @@
 package lab.fanout.main.web;
 
-import lab.fanout.main.admission.QueuedRequests;
+import lab.fanout.main.server.servlet.QueuedRequests;
 import lab.fanout.main.strategy.StrategyName;
 import org.apache.coyote.AbstractProtocol;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.config.FanoutProperties;
+import lab.fanout.main.server.servlet.AsyncTimeoutConfig;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

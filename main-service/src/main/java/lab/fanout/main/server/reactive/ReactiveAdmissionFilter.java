@@ -1,4 +1,4 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.reactive;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -6,6 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import lab.fanout.main.admission.Admission;
+import lab.fanout.main.admission.Refusal;
+import lab.fanout.main.web.Backoffice;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
 
@@ -30,7 +33,7 @@ import org.springframework.web.util.pattern.PathPattern;
  */
 final class ReactiveAdmissionFilter implements WebFilter {
 
-    private static final String API = "/backoffice/api/";
+    private static final String API = Backoffice.API + "/";
 
     private final Admission admission;
     private final long retryAfterSeconds;
@@ -60,8 +63,8 @@ final class ReactiveAdmissionFilter implements WebFilter {
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            Map<String, Object> problem = AdmissionFilter.problem(status.value(),
-                    AdmissionFilter.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
+            Map<String, Object> problem = Refusal.problem(status.value(),
+                    Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
                             "inFlight", admission.inFlight()));
             return observeRoute(exchange).then(Mono.defer(() -> overloaded(exchange.getResponse(), problem)));
         }

@@ -1,4 +1,4 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.reactive;
 
 import java.io.IOException;
 import java.io.InputStream;

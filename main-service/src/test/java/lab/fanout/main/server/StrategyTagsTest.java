@@ -1,4 +1,4 @@
-package lab.fanout.main.strategy;
+package lab.fanout.main.server;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -7,7 +7,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class StrategyObservationConventionTest {
+class StrategyTagsTest {
 
     @ParameterizedTest(name = "concurrency={0} -> strategy={1}")
     @CsvSource(nullValues = "null", value = {
@@ -23,7 +23,7 @@ class StrategyObservationConventionTest {
         if (parameter != null) {
             request.setParameter("concurrency", parameter);
         }
-        assertThat(StrategyObservationConvention.strategy(request::getParameter)).isEqualTo(tag);
+        assertThat(StrategyTags.strategy(request::getParameter)).isEqualTo(tag);
     }
 
     @ParameterizedTest(name = "concurrency={0}, width={1} -> width={2}")
@@ -43,6 +43,6 @@ class StrategyObservationConventionTest {
         if (width != null) {
             request.setParameter("width", width);
         }
-        assertThat(StrategyObservationConvention.width(request::getParameter)).isEqualTo(tag);
+        assertThat(StrategyTags.width(request::getParameter)).isEqualTo(tag);
     }
 }

@@ -1,4 +1,4 @@
-package lab.fanout.main.webflux;
+package lab.fanout.main.server.reactive;
 
 import java.util.List;
 
@@ -29,8 +29,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The same endpoint as {@code web.BackofficeController}, on Spring WebFlux and Reactor Netty (the {@code netty}
- * profile); the request itself is {@link Backoffice}'s, so the answer, its headers and its problems are the same.
+ * The same endpoint as {@code server.servlet.BackofficeController}, on Spring WebFlux and Reactor Netty (the
+ * {@code netty} profile); the request itself is {@link Backoffice}'s, so the answer, its headers and its problems are
+ * the same.
  * <p>
  * This handler runs on a Netty event loop, which must never block. The reactive strategy runs there end to end: its
  * calls block no thread. A blocking strategy's fan-out runs on a new virtual thread
@@ -40,7 +41,7 @@ import org.springframework.web.bind.annotation.RestController;
  * parameter decides.
  */
 @RestController
-@RequestMapping("/backoffice/api/v1/backoffice")
+@RequestMapping(Backoffice.PATH)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 class ReactiveBackofficeController {
 
@@ -52,7 +53,7 @@ class ReactiveBackofficeController {
         this.blocking = blocking;
     }
 
-    /** Parameters as {@code web.BackofficeController#orders}'s, with the same ranges and 400s. */
+    /** Parameters as {@code server.servlet.BackofficeController#orders}'s, with the same ranges and 400s. */
     @GetMapping({"/orders", "/orders/byRestTemplate"})
     Mono<ResponseEntity<List<OrderView>>> orders(
             @RequestParam StrategyName concurrency, @Valid Simulation simulation,

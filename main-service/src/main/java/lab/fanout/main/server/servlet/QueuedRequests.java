@@ -1,4 +1,4 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.servlet;
 
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;

@@ -1,8 +1,7 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.servlet;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -16,7 +15,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import lab.fanout.common.Problems;
+import lab.fanout.main.admission.Admission;
+import lab.fanout.main.admission.Refusal;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -45,8 +45,6 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * a request that matches no route keeps {@code UNKNOWN} (its raw path would be a series per path).
  */
 final class AdmissionFilter extends OncePerRequestFilter {
-
-    static final String TYPE_NAME = "overloaded";
 
     private final Admission admission;
     private final Duration deadline;
@@ -86,7 +84,7 @@ final class AdmissionFilter extends OncePerRequestFilter {
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            overloaded(request, response, atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
+            overloaded(request, response, Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
                     "inFlight", admission.inFlight()));
             return;
         }
@@ -110,24 +108,7 @@ final class AdmissionFilter extends OncePerRequestFilter {
         response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(json.writeValueAsString(problem(status, detail, properties)));
-    }
-
-    /** The overloaded answer's problem+json body, on every server. */
-    static Map<String, Object> problem(int status, String detail, Map<String, Object> properties) {
-        Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", Problems.type(TYPE_NAME).toString());
-        problem.put("title", "Overloaded");
-        problem.put("status", status);
-        problem.put("detail", detail);
-        problem.putAll(properties);
-        return problem;
-    }
-
-    /** The detail of a request refused at the limit. */
-    static String atLimit(int limit, long retryAfterSeconds) {
-        return "main-service holds " + limit + " requests in flight at most and is at that limit; retry after "
-                + retryAfterSeconds + " s";
+        response.getWriter().write(json.writeValueAsString(Refusal.problem(status, detail, properties)));
     }
 
     /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */

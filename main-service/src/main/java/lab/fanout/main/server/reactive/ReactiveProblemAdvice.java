@@ -1,4 +1,4 @@
-package lab.fanout.main.webflux;
+package lab.fanout.main.server.reactive;
 
 import lab.fanout.common.BadParameters;
 import lab.fanout.common.KnownParameters;

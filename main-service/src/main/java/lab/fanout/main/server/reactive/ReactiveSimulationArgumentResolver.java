@@ -1,4 +1,4 @@
-package lab.fanout.main.webflux;
+package lab.fanout.main.server.reactive;
 
 import java.util.List;
 

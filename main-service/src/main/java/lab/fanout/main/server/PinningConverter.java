@@ -1,4 +1,6 @@
-package lab.fanout.main.strategy;
+package lab.fanout.main.server;
+
+import lab.fanout.main.strategy.Pinning;
 
 import org.springframework.core.convert.converter.Converter;
 import org.springframework.stereotype.Component;

@@ -1,4 +1,4 @@
-package lab.fanout.main.admission;
+package lab.fanout.main.server.reactive;
 
 import java.net.SocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;

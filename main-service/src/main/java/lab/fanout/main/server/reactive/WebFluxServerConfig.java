@@ -1,8 +1,9 @@
-package lab.fanout.main.webflux;
+package lab.fanout.main.server.reactive;
 
 import java.util.concurrent.Executors;
 
 import lab.fanout.common.SimulationProperties;
+import lab.fanout.main.web.Backoffice;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.resources.LoopResources;
@@ -66,7 +67,7 @@ class WebFluxServerConfig {
         return server -> server.metrics(true, uri -> uri.equals(ORDERS) ? ORDERS : "/**");
     }
 
-    private static final String ORDERS = "/backoffice/api/v1/backoffice/orders";
+    private static final String ORDERS = Backoffice.ORDERS;
 
     /**
      * A new virtual thread per blocking fan-out, named {@code webflux-blocking-N} (thread dumps, flame graphs): the

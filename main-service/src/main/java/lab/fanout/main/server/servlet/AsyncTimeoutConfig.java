@@ -1,4 +1,4 @@
-package lab.fanout.main.web;
+package lab.fanout.main.server.servlet;
 
 import java.time.Duration;
 
@@ -17,9 +17,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-class AsyncTimeoutConfig implements WebMvcConfigurer {
+public class AsyncTimeoutConfig implements WebMvcConfigurer {
 
-    static final Duration MARGIN = Duration.ofSeconds(5);
+    /** How long the async timeout outlasts the deadline. */
+    public static final Duration MARGIN = Duration.ofSeconds(5);
 
     private final Duration deadline;
 

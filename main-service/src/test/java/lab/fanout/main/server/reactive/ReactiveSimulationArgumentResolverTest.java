@@ -1,4 +1,4 @@
-package lab.fanout.main.webflux;
+package lab.fanout.main.server.reactive;
 
 import lab.fanout.common.RequestKnobsDisabledException;
 import lab.fanout.common.Simulation;

@@ -1,42 +1,35 @@
-package lab.fanout.main.strategy;
+package lab.fanout.main.server;
 
 import java.util.function.UnaryOperator;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
-import jakarta.servlet.http.HttpServletRequest;
+import lab.fanout.main.strategy.FanoutCalls;
+import lab.fanout.main.strategy.StrategyName;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
-import org.springframework.http.server.observation.ServerRequestObservationContext;
-
 /**
- * Adds {@code strategy} and {@code width} tags to {@code http.server.requests}: the {@code uri} tag is the path
- * pattern, so without them every strategy and width of {@code /backoffice/api/v1/backoffice/orders?concurrency=...}
- * would share one series.
+ * The {@code strategy} and {@code width} tags each server adds to {@code http.server.requests}: the {@code uri} tag is
+ * the path pattern, so without them every strategy and width of
+ * {@code /backoffice/api/v1/backoffice/orders?concurrency=...} would share one series.
  * <p>
  * The values are bounded: the strategy's canonical name ({@code seq} counts as {@code sequential}) and the width,
  * 1..{@value FanoutCalls#MAX_WIDTH} ({@code 1} when not given); {@value #NONE} for both when the request has no
  * {@code concurrency} parameter (actuator, 404s), {@value #INVALID} for anything else. The raw input never becomes a
  * tag value: one client sending random strings would otherwise create a series each.
- * <p>
- * Spring MVC's convention; WebFlux's ({@link ReactiveStrategyObservationConvention}) gives the same tags.
  */
-class StrategyObservationConvention extends DefaultServerRequestObservationConvention {
+public final class StrategyTags {
 
-    static final String TAG = "strategy";
-    static final String WIDTH_TAG = "width";
-    static final String NONE = "none";
-    static final String INVALID = "invalid";
+    public static final String TAG = "strategy";
+    public static final String WIDTH_TAG = "width";
+    public static final String NONE = "none";
+    public static final String INVALID = "invalid";
 
-    @Override
-    public KeyValues getLowCardinalityKeyValues(ServerRequestObservationContext context) {
-        HttpServletRequest request = context.getCarrier();
-        return super.getLowCardinalityKeyValues(context).and(tags(request::getParameter));
+    private StrategyTags() {
     }
 
     /** @param parameter a query parameter's first value by name, or null */
-    static KeyValues tags(UnaryOperator<@Nullable String> parameter) {
+    public static KeyValues tags(UnaryOperator<@Nullable String> parameter) {
         return KeyValues.of(KeyValue.of(TAG, strategy(parameter)), KeyValue.of(WIDTH_TAG, width(parameter)));
     }
 

@@ -1,4 +1,4 @@
-package lab.fanout.main.web;
+package lab.fanout.main.server.servlet;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -13,6 +13,7 @@ import lab.fanout.main.strategy.OnDeadline;
 import lab.fanout.main.strategy.Pinning;
 import lab.fanout.main.strategy.Recycler;
 import lab.fanout.main.strategy.StrategyName;
+import lab.fanout.main.web.Backoffice;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -38,7 +39,7 @@ import org.springframework.web.bind.annotation.RestController;
  * problem, when the Mono ends.
  */
 @RestController
-@RequestMapping("/backoffice/api/v1/backoffice")
+@RequestMapping(Backoffice.PATH)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class BackofficeController {
 
@@ -55,8 +56,8 @@ class BackofficeController {
      * @param hedging {@code hedgeAfterMs}: a slow call's second copy after that many ms, or after the downstream's
      *                recent p95 ({@code p95}); not given: no hedging. A 400 for a strategy that cannot hedge
      *                ({@link FanoutStrategy#hedges()}), or a value that is neither
-     * @param cpuMs   CPU-bound work after the join, CPU-ms per request, 0..{@value CpuWork#MAX_MS} (default 0): real
-     *                computation ({@link CpuWork}) on the thread that joins the calls (the request thread; for
+     * @param cpuMs   CPU-bound work after the join, CPU-ms per request, 0..{@value Backoffice#MAX_CPU_MS} (default 0): real
+     *                computation ({@code web.CpuWork}) on the thread that joins the calls (the request thread; for
      *                reactive, the I/O reactor thread that completes the join); out of range a 400
      * @param pinning what each downstream call holds while it blocks ({@link Pinning}: {@code none}, the default,
      *                {@code synchronized} or {@code native}); another value is a 400 naming these, and so is any value
@@ -77,7 +78,7 @@ class BackofficeController {
                   @Max(value = FanoutCalls.MAX_WIDTH, message = Backoffice.WIDTH_RANGE) int width,
                   @RequestParam(name = "hedgeAfterMs", required = false) @Nullable Hedging hedging,
                   @RequestParam(defaultValue = "0") @Min(value = 0, message = Backoffice.CPU_RANGE)
-                  @Max(value = CpuWork.MAX_MS, message = Backoffice.CPU_RANGE) int cpuMs,
+                  @Max(value = Backoffice.MAX_CPU_MS, message = Backoffice.CPU_RANGE) int cpuMs,
                   @RequestParam(defaultValue = "none") Pinning pinning,
                   @RequestParam(defaultValue = "none") Recycler recycler,
                   @RequestParam(defaultValue = "fail") OnDeadline onDeadline,
