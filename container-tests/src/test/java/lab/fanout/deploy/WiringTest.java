@@ -36,6 +36,25 @@ class WiringTest {
         return Repo.deployments();
     }
 
+    /** k8s/base's workloads (the three downstreams and main-service's variants), which every deployment builds on. */
+    private static List<String> baseWorkloads;
+
+    /**
+     * @return the deployment's workloads, having checked that they include every workload k8s/base renders, so that
+     * a loop over them cannot pass by rendering none
+     */
+    static List<Workload> workloads(Manifests manifests, String entryPoint) {
+        if (baseWorkloads == null) {
+            List<String> names = Manifests.of("k8s/base").workloads().stream().map(Workload::name).toList();
+            assertThat(names).as("k8s/base renders workloads").isNotEmpty();
+            baseWorkloads = names;   // cached only once checked, so every later call checks again if it failed
+        }
+        List<Workload> workloads = manifests.workloads();
+        assertThat(workloads.stream().map(Workload::name).toList())
+                .as("%s renders k8s/base's workloads", entryPoint).containsAll(baseWorkloads);
+        return workloads;
+    }
+
     @ParameterizedTest
     @MethodSource("entryPoints")
     void everyEntryPointRenders(String entryPoint) {
@@ -45,7 +64,7 @@ class WiringTest {
     @ParameterizedTest
     @MethodSource("deployments")
     void everyWorkloadSelectsItsOwnPodTemplate(String entryPoint) {
-        for (Workload workload : Manifests.of(entryPoint).workloads()) {
+        for (Workload workload : workloads(Manifests.of(entryPoint), entryPoint)) {
             if (workload.kind().equals("Job")) {
                 continue;   // a Job's selector is generated
             }
@@ -60,6 +79,8 @@ class WiringTest {
     @MethodSource("deployments")
     void everyServiceSelectsExactlyOneWorkloadAndReachesItsPorts(String entryPoint) {
         Manifests manifests = Manifests.of(entryPoint);
+        workloads(manifests, entryPoint);
+        assertThat(manifests.ofKind("Service")).as("%s renders Services", entryPoint).isNotEmpty();
         for (Map<String, Object> service : manifests.ofKind("Service")) {
             String name = Y.str(service, "metadata.name");
             Map<String, Object> selector = Y.map(service, "spec.selector");
@@ -84,7 +105,7 @@ class WiringTest {
     @ParameterizedTest
     @MethodSource("deployments")
     void everyProbeUsesADeclaredContainerPort(String entryPoint) {
-        for (Workload workload : Manifests.of(entryPoint).workloads()) {
+        for (Workload workload : workloads(Manifests.of(entryPoint), entryPoint)) {
             for (Map<String, Object> container : workload.containers()) {
                 for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
                     Object port = Y.at(container, probe + ".httpGet.port");
@@ -105,7 +126,7 @@ class WiringTest {
     @MethodSource("deployments")
     void everyReferencedConfigMapAndServiceAccountExists(String entryPoint) {
         Manifests manifests = Manifests.of(entryPoint);
-        for (Workload workload : manifests.workloads()) {
+        for (Workload workload : workloads(manifests, entryPoint)) {
             String account = Y.str(workload.podSpec(), "serviceAccountName");
             if (account != null) {
                 manifests.get("ServiceAccount", workload.namespace(), account);
