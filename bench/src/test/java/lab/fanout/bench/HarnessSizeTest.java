@@ -123,7 +123,9 @@ class HarnessSizeTest {
     // (CellResult.bound, issue 66 item 2: the shared bed's formula read 165 % efficiency at --main-cpus 1, +11)
     // 12,544 until compare and verdicts read results.json's cells through the CSV's own columns (ResultRow,
     // ResultsCsv.rows(cells), ResultsJson.rows: issue 71 item 1, +71; the CSV read path goes when docs/results migrate)
-    static final int LIMIT = 12_615;
+    // 12,615 until results.json after every cell, its sittings (RunResult.Sitting) in place of results.md's intro
+    // lines, which PriorForks parsed (issue 71 item 1, +37; the CSV read path goes next, -270 or so)
+    static final int LIMIT = 12_652;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -187,10 +187,8 @@ public final class Bench implements Callable<Integer> {
         Files.createDirectories(dir.resolve("raw"));
         String loadBefore = Environment.loadAverage();
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
-        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), baseUrl != null ? baseUrl.toString() : "local",
-                closedLoop.name());
-        BenchRunner runner = new BenchRunner(target, closedLoop, openModel, dir.resolve("raw"), System.out,
-                csv::append, forks, prior.count());
+        Setting setting = new Setting(ws, dir, matrix, target, closedLoop, loadBefore);
+        BenchRunner runner = runner(setting, openModel);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells" + (forks > 1 ? " x " + forks
                 + " forks" : "") + ", " + target.describe()
                 + "; writing " + dir);
@@ -198,10 +196,22 @@ public final class Bench implements Callable<Integer> {
             System.out.printf("%s holds %d fork(s) of these cells already: adding forks %d to %d, the report covers"
                     + " them all%n", dir, prior.count(), prior.count() + 1, prior.count() + forks);
         }
-        runThenReport(runner, cells, new Setting(ws, dir, matrix, target, closedLoop, loadBefore));
+        runThenReport(runner, cells, setting);
         System.out.println("wrote " + dir.resolve("results.md") + ", results.csv, results.json, environment.txt,"
                 + " charts");
         return 0;
+    }
+
+    /** @return the runner that, after each finished cell, appends its rows to results.csv and writes results.json */
+    private BenchRunner runner(Setting s, VegetaDriver openModel) {
+        ResultsCsv csv = new ResultsCsv(s.dir().resolve("results.csv"), baseUrl != null ? baseUrl.toString()
+                : "local", s.load().name());
+        BenchRunner[] runner = new BenchRunner[1];
+        runner[0] = new BenchRunner(s.target(), s.load(), openModel, s.dir().resolve("raw"), System.out, cell -> {
+            csv.append(cell);
+            writeJson(s, runner[0].finished());
+        }, forks, prior.count());
+        return runner[0];
     }
 
     /** {@code --dry-run}: the cells, the time they take and the forks {@code --out} holds already. */
@@ -333,10 +343,10 @@ public final class Bench implements Callable<Integer> {
     /** results.md (with its charts), results.json and environment.txt; also for a run stopped by an error or Ctrl-C. */
     private void write(Setting s, List<CellResult> sitting, boolean interrupted, String failure) {
         String command = "./lab bench " + String.join(" ", args());
-        List<CellResult> results = prior.count() == 0 ? sitting : prior.joined(sitting);
+        List<CellResult> results = prior.joined(sitting);
         String drivers = Report.drivers(results, s.load().name());
         String load = "before: " + s.loadBefore() + ", after: " + Environment.loadAverage();
-        List<String> intro = new ArrayList<>(prior.sittings());
+        List<String> intro = new ArrayList<>(prior.introLines());
         int all = prior.count() + forks;
         if (prior.count() == 0) {
             intro.addAll(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
@@ -356,16 +366,23 @@ public final class Bench implements Callable<Integer> {
             intro.add("**Stopped by an error:** " + failure.lines().findFirst().orElse(""));
         }
         Report.write(s.dir(), "fanout-lab benchmark: " + s.matrix().name(), intro, results, interrupted);
-        writeRun(s, command, results, drivers);
+        writeRun(s, command, sitting, drivers);
+    }
+
+    /** results.json: the run whole so far, after each cell and when the run ends. */
+    private void writeJson(Setting s, List<CellResult> sitting) {
+        ResultsJson.write(s.dir(), prior.run(sitting, "./lab bench " + String.join(" ", args()),
+                Environment.gitCommit(s.ws().repo()), Environment.machine(s.ws().repo(), s.loadBefore()),
+                new RunResult.Knobs(s.matrix().name(), s.target().describe(), s.load().name(), prior.count() + forks,
+                        mainProperties(s.matrix()), jvmOptions, aot, placement().label())));
     }
 
     /** results.json, the run whole, and environment.txt, where it ran (from the same machine's figures). */
-    private void writeRun(Setting s, String command, List<CellResult> results, String drivers) {
+    private void writeRun(Setting s, String command, List<CellResult> sitting, String drivers) {
+        writeJson(s, sitting);
+        List<CellResult> results = prior.joined(sitting);
         RunResult.Machine machine = Environment.machine(s.ws().repo(), s.loadBefore());
         String commit = Environment.gitCommit(s.ws().repo());
-        ResultsJson.write(s.dir(), new RunResult(command, commit, machine, new RunResult.Knobs(s.matrix().name(),
-                s.target().describe(), s.load().name(), prior.count() + forks, mainProperties(s.matrix()),
-                jvmOptions, aot, placement().label()), results));
         String environment = Environment.text(machine, commit, List.of(
                 "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
                 "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null

@@ -1,75 +1,72 @@
 package lab.fanout.bench.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
+import lab.fanout.bench.model.RunResult;
 import lab.fanout.bench.report.ResultsJson;
+import lab.fanout.bench.system.Environment;
 
 /**
  * The forks an earlier {@code ./lab bench} wrote to the same {@code --out}, which a run continues, so that a preset
  * longer than a sitting gets its forks in several (as the overload preset's): this run's forks are numbered after
  * them, its rows appended to their results.csv, and its report covers them all. Only whole rounds of the same cells
- * under the same command continue: a fork of other cells or knobs would be a sample of another population.
+ * under the same command continue: a fork of other cells or knobs would be a sample of another population. Read from
+ * the folder's results.json, which holds every finished cell and fork (written after each).
  *
- * @param count    forks in results.csv (each cell holds forks 1..count)
- * @param cells    their cells in run order, from results.json where it holds every fork, else from results.csv
- *                 ({@link ResultsJson#cells})
- * @param sittings the report's intro lines for the sittings before, one each: its forks, command, machine, load
+ * @param count    forks in results.json (each cell holds forks 1..count)
+ * @param cells    their cells in run order
+ * @param sittings the sittings before, in order: their forks, command, commit and machine
  */
-record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
+record PriorForks(int count, List<CellResult> cells, List<RunResult.Sitting> sittings) {
 
     static final PriorForks NONE = new PriorForks(0, List.of(), List.of());
 
-    /** How a sitting's intro line begins; a continued results.md keeps the earlier ones by it. */
+    /** How a sitting's intro line begins in results.md. */
     static final String SITTING = "Sitting ";
 
-    /** A sitting's command in its intro line: {@code Command: `./lab bench ARGS`}. */
-    private static final Pattern COMMAND = Pattern.compile("Command: `\\./lab bench ([^`]*)`");
-
     /**
-     * @param dir     the run's {@code --out}: its results.csv, and its results.md for the command and sittings (so a
-     *                committed result's pair, copied in, continues too)
+     * @param dir     the run's {@code --out}: its results.json (so a committed result's NAME.json, copied in as
+     *                results.json, continues too)
      * @param cells   this run's cells, in run order
      * @param command this run's {@code ./lab bench} arguments
-     * @return {@link #NONE} when {@code dir} holds no results.csv
+     * @return {@link #NONE} when {@code dir} holds no results
      * @throws IllegalArgumentException when {@code dir}'s forks came from another command (besides {@code --forks}
-     *                                  and {@code --out}) or other cells, or end in an incomplete round; the message
-     *                                  names the fix
+     *                                  and {@code --out}) or other cells, end in an incomplete round, or have only a
+     *                                  results.csv; the message names the fix
      */
     static PriorForks read(Path dir, List<Cell> cells, List<String> command) {
-        if (!Files.isRegularFile(dir.resolve("results.csv"))) {
+        Path json = dir.resolve(ResultsJson.FILE);
+        if (!Files.isRegularFile(json)) {
+            if (Files.isRegularFile(dir.resolve("results.csv"))) {
+                throw new IllegalArgumentException(dir + " holds a results.csv without results.json (a run from before"
+                        + " results.json, or one stopped in its first cell): its forks cannot be continued; give a"
+                        + " new --out");
+            }
             return NONE;
         }
         String fix = ": give a new --out, or add forks with the command that wrote it (only --forks may differ)";
-        List<String> intro = intro(dir.resolve("results.md"));
-        String earlier = intro.stream().map(COMMAND::matcher).filter(Matcher::find).map(m -> m.group(1))
-                .reduce((first, last) -> last).orElse(null);
-        if (earlier == null) {
-            throw new IllegalArgumentException(dir + " holds a results.csv without the results.md that names its"
-                    + " command" + fix);
-        }
+        RunResult run = ResultsJson.read(json);
+        String earlier = run.last().command().replaceFirst("^\\./lab bench ?", "");
         if (!kept(List.of(earlier.split(" "))).equals(kept(command))) {
             throw new IllegalArgumentException(dir + " holds the forks of `./lab bench " + earlier + "`, not of this"
                     + " command" + fix);
         }
-        List<CellResult> before = ResultsJson.cells(dir);
+        List<CellResult> before = run.cells();
         requireSameCells(dir, before, cells, fix);
         int count = ResultsJson.forks(before);
         before.stream().filter(r -> r.forks() != count).findFirst().ifPresent(r -> {
             throw new IllegalArgumentException(dir + "'s last round is incomplete (cell " + r.index() + " holds "
                     + r.forks() + " of " + count + " forks): forks are whole rounds; give a new --out");
         });
-        return new PriorForks(count, before, sittings(intro, count));
+        return new PriorForks(count, before, run.sittings());
     }
 
     private static void requireSameCells(Path dir, List<CellResult> before, List<Cell> cells, String fix) {
@@ -87,11 +84,29 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
     }
 
     /**
+     * @param live    this sitting's cells, in run order (fewer when it was stopped)
+     * @param command this sitting's command as typed; commit and machine its own
+     * @return the run so far, as results.json holds it: the sittings before and this one, every cell with their
+     *         forks and this sitting's
+     */
+    RunResult run(List<CellResult> live, String command, String commit, RunResult.Machine machine,
+                  RunResult.Knobs knobs) {
+        List<CellResult> all = joined(live);
+        List<RunResult.Sitting> every = new ArrayList<>(sittings);
+        every.add(new RunResult.Sitting(count + 1, Math.max(count + 1, ResultsJson.forks(all)), command, commit,
+                machine));
+        return new RunResult(null, every, knobs, all);
+    }
+
+    /**
      * @param live this sitting's cells, in run order (fewer when it was stopped)
      * @return every cell with the earlier forks' repetitions and this sitting's, on this sitting's deployment (its
      *         JVM as main-service reported it, which results.csv does not keep); a cell it did not reach as before
      */
     List<CellResult> joined(List<CellResult> live) {
+        if (count == 0) {
+            return live;
+        }
         List<CellResult> all = new ArrayList<>();
         for (int i = 0; i < cells.size(); i++) {
             all.add(i < live.size() ? live.get(i).merge(cells.get(i)) : cells.get(i));
@@ -105,29 +120,14 @@ record PriorForks(int count, List<CellResult> cells, List<String> sittings) {
                 number, first == last ? " " + first : "s " + first + "–" + last, command, machine, load);
     }
 
-    /** The earlier report's sitting lines, or one made of its Command, Machine and Load average lines. */
-    private static List<String> sittings(List<String> intro, int count) {
-        List<String> kept = intro.stream().filter(l -> l.startsWith(SITTING)).toList();
-        if (!kept.isEmpty()) {
-            return kept;
-        }
-        return List.of(sitting(1, 1, count, after(intro, "Command: ").replaceAll("^`|`$", ""),
-                "Machine: " + after(intro, "Machine: "), after(intro, "Load average (1/5/15 min) ")));
-    }
-
-    private static String after(List<String> lines, String prefix) {
-        return lines.stream().filter(l -> l.startsWith(prefix)).map(l -> l.substring(prefix.length())).findFirst()
-                .orElse("not recorded");
-    }
-
-    /** @return the lines under a results.md's title, up to the first blank one; none when there is no file */
-    private static List<String> intro(Path markdown) {
-        try {
-            return Files.isRegularFile(markdown) ? Files.readAllLines(markdown).stream().skip(2)
-                    .takeWhile(l -> !l.isBlank()).map(String::strip).toList() : List.of();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + markdown, e);
-        }
+    /** @return results.md's intro line of each sitting before, as {@link #sitting} writes it */
+    List<String> introLines() {
+        return IntStream.range(0, sittings.size()).mapToObj(i -> {
+            RunResult.Sitting s = sittings.get(i);
+            return sitting(i + 1, s.firstFork(), s.lastFork(), s.command(), Environment.summary(s.machine(),
+                    s.commit()), "before: " + s.machine().loadAverageBefore() + ", after: "
+                    + s.machine().loadAverageAfter());
+        }).toList();
     }
 
     /** @return the arguments without {@code --forks} and {@code --out} (each with its value) and {@code --dry-run} */

@@ -43,7 +43,7 @@ final class Rewrite implements Callable<Integer> {
     @Override
     public Integer call() {
         Path markdown = Files.isDirectory(result) ? result.resolve("results.md")
-                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".md");
+                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.(json|csv)$", "") + ".md");
         if (!Files.isRegularFile(markdown)) {
             throw new ParameterException(spec.commandLine(), markdown + " does not exist: ./lab report keeps the"
                     + " title, intro and chart links of the markdown it rewrites (for a new result run ./lab bench)");
@@ -52,8 +52,8 @@ final class Rewrite implements Callable<Integer> {
         try {
             List<CellResult> cells = ResultsJson.cells(result);
             Files.writeString(target, Report.rewrite(Files.readString(markdown), cells));
-            System.out.println(target + "  (" + cells.size() + " cells from " + (Files.isDirectory(result)
-                    ? result.resolve("results.csv") : result) + ")");
+            System.out.println(target + "  (" + cells.size() + " cells from " + (Files.isRegularFile(ResultsJson
+                    .beside(result)) ? ResultsJson.beside(result) : result) + ")");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), markdown + ": " + e.getMessage());
         } catch (IOException e) {

@@ -4,19 +4,35 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One {@code ./lab bench} run whole, as {@code results.json} holds it: how it was asked for, where it ran, and every
- * finished cell with every fork and repetition as measured (their latency histograms included).
+ * One {@code ./lab bench} run whole, as {@code results.json} holds it: how it was asked for, where it ran (once per
+ * sitting of its {@code --out}), and every finished cell with every fork and repetition as measured (their latency
+ * histograms included).
  *
- * @param command the command as typed, e.g. {@code ./lab bench --preset quick --forks 3}
- * @param commit  the lab's git commit, with {@code (with uncommitted changes)} when its tree was dirty
- * @param machine where it ran
- * @param knobs   the run's settings beyond each cell's own ({@link Cell}, {@link Deployment})
- * @param cells   the finished cells in run order, earlier sittings' forks of them included
+ * @param migrated null for a run of ./lab bench; for a result written before results.json existed, how it was
+ *                 rebuilt and what it lacks (its histograms hold five percentiles, tagged so)
+ * @param sittings the runs of ./lab bench that wrote its forks, in order (one unless {@code --out} was continued)
+ * @param knobs    the run's settings beyond each cell's own ({@link Cell}, {@link Deployment})
+ * @param cells    the finished cells in run order, with every sitting's forks
  */
-public record RunResult(String command, String commit, Machine machine, Knobs knobs, List<CellResult> cells) {
+public record RunResult(String migrated, List<Sitting> sittings, Knobs knobs, List<CellResult> cells) {
 
     public RunResult {
+        sittings = List.copyOf(sittings);
         cells = List.copyOf(cells);
+    }
+
+    /** @return the last sitting: the run's command as now continued, its commit and machine */
+    public Sitting last() {
+        return sittings.getLast();
+    }
+
+    /**
+     * @param firstFork the first fork the sitting ran (1-based); lastFork its last
+     * @param command   the command as typed, e.g. {@code ./lab bench --preset quick --forks 3}
+     * @param commit    the lab's git commit, with {@code (with uncommitted changes)} when its tree was dirty
+     * @param machine   where it ran
+     */
+    public record Sitting(int firstFork, int lastFork, String command, String commit, Machine machine) {
     }
 
     /**

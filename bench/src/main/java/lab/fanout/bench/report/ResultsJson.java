@@ -82,21 +82,15 @@ public final class ResultsJson {
     }
 
     /**
-     * @param result a results folder of ./lab bench or a results CSV ({@code NAME.csv}, with {@code NAME.json} beside
-     *               it if there is one)
-     * @return its cells in run order: from the results.json beside it, every histogram as measured, where that holds
-     *         the cells and forks results.csv does (a sitting killed before its end leaves it a sitting behind); else
-     *         from results.csv ({@link ResultsCsv#read}: histograms rebuilt from five percentiles, tagged so)
+     * @param result a results folder of ./lab bench, a committed result's {@code NAME.json}, or its {@code NAME.csv}
+     *               or {@code NAME.md} (read: the NAME.json beside it)
+     * @return its cells in run order, every figure and histogram as results.json holds it; where there is no
+     *         results.json, from results.csv ({@link ResultsCsv#read}: histograms rebuilt from five percentiles)
      * @throws IllegalArgumentException as {@link ResultsCsv#read} or {@link #read}
      */
     public static List<CellResult> cells(Path result) {
-        List<CellResult> csv = ResultsCsv.read(result);
         Path json = beside(result);
-        if (!Files.isRegularFile(json)) {
-            return csv;
-        }
-        List<CellResult> lossless = read(json).cells();
-        return lossless.size() == csv.size() && forks(lossless) == forks(csv) ? lossless : csv;
+        return Files.isRegularFile(json) ? read(json).cells() : ResultsCsv.read(result);
     }
 
     /**
@@ -111,10 +105,10 @@ public final class ResultsJson {
         return Files.isRegularFile(beside(result)) ? ResultsCsv.rows(cells(result)) : ResultsCsv.rows(result);
     }
 
-    /** @return the results.json of a results folder, or {@code NAME.json} beside {@code NAME.csv} */
-    private static Path beside(Path result) {
-        return Files.isDirectory(result) ? result.resolve(FILE)
-                : result.resolveSibling(result.getFileName().toString().replaceFirst("\\.csv$", "") + ".json");
+    /** @return the results.json of a results folder, or {@code NAME.json} for {@code NAME.json|csv|md} */
+    public static Path beside(Path result) {
+        return Files.isDirectory(result) ? result.resolve(FILE) : result.resolveSibling(result.getFileName()
+                .toString().replaceFirst("\\.(json|csv|md)$", "") + ".json");
     }
 
     /** @return the most forks a cell holds */

@@ -55,7 +55,8 @@ public final class BenchRunner {
      * @param openModel  the open model's driver (vegeta), for cells with a rate; null: {@code closedLoop} runs those
      *                   too
      * @param rawDir     where the drivers' own output goes, one set of files per run
-     * @param onCell     called with each finished cell and fork (e.g. to append it to results.csv at once)
+     * @param onCell     called with each finished cell and fork once {@link #finished} holds it (e.g. to append it
+     *                   to results.csv at once)
      * @param forks      how many fresh starts of the services every cell runs in (JMH's forks): the cells run in
      *                   rounds, each after a restart, so that a slow start or a drifting machine hits every cell alike
      * @param priorForks forks an earlier sitting ran of the same cells: this run's are numbered after them
@@ -118,12 +119,12 @@ public final class BenchRunner {
             if (result == null) {
                 break;
             }
-            onCell.accept(result);
             if (i < cells.size()) {
                 done.add(result);
             } else {
                 done.set(index - 1, done.get(index - 1).merge(result));
             }
+            onCell.accept(result);
             eta.done(i);
             out.printf("%s %s | %s elapsed, ETA %s%n", step, summary(result), Eta.format(eta.elapsed()),
                     Eta.format(eta.remaining()));

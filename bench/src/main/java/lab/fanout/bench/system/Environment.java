@@ -59,8 +59,14 @@ public final class Environment {
 
     /** @return one line for results.md */
     public static String summary(Path repo) {
-        return String.format(Locale.ROOT, "Machine: %s, %d cores, %s RAM, %s; JDK %s; git %s", cpuModel(), cores(),
-                memory(), os(), jdk(), gitCommit(repo));
+        return summary(new RunResult.Machine(cpuModel(), cores(), memory(), os(), jdk(), List.of(), null, null, null,
+                null), gitCommit(repo));
+    }
+
+    /** @return results.md's machine line of a sitting recorded earlier, as {@link #summary(Path)} writes it */
+    public static String summary(RunResult.Machine m, String commit) {
+        return String.format(Locale.ROOT, "Machine: %s, %d cores, %s RAM, %s; JDK %s; git %s", m.cpuModel(), m.cores(),
+                m.memory(), m.os(), m.jdk(), commit);
     }
 
     /**

@@ -37,9 +37,10 @@ class ResultsJsonTest {
 
     @Test
     void aRunReadsBackAsMeasuredEveryHistogramCountForCount(@TempDir Path dir) {
-        RunResult run = new RunResult("./lab bench --preset quick --forks 2", "0123456789ab",
-                new RunResult.Machine("AMD EPYC", 2, "7.8 GB", "Debian 13, kernel 6.12", "Eclipse Adoptium 25",
-                        List.of("-Xmx512m"), "0.1.4-1", "2.4.65-1", "0.10 0.20 0.30", "1.50 1.20 0.90"),
+        RunResult run = new RunResult(null, List.of(new RunResult.Sitting(1, 2, "./lab bench --preset quick --forks 2",
+                "0123456789ab", new RunResult.Machine("AMD EPYC", 2, "7.8 GB", "Debian 13, kernel 6.12",
+                        "Eclipse Adoptium 25", List.of("-Xmx512m"), "0.1.4-1", "2.4.65-1", "0.10 0.20 0.30",
+                        "1.50 1.20 0.90"))),
                 new RunResult.Knobs("quick", "local: the four services started by the harness", "hey", 2,
                         Map.of("fanout.deadline", "30s"), List.of("-XX:+UseZGC"), false, "0.5"),
                 List.of(closedLoop(), openModel()));
@@ -67,7 +68,7 @@ class ResultsJsonTest {
     void aHistogramRebuiltFromPercentilesKeepsItsMark(@TempDir Path dir) throws IOException {
         new ResultsCsv(dir.resolve("results.csv"), "local", "hey").append(closedLoop());
         List<CellResult> fromCsv = ResultsCsv.read(dir);
-        ResultsJson.write(dir, new RunResult("./lab bench", "unknown", null, null, List.of(closedLoop(),
+        ResultsJson.write(dir, new RunResult(null, List.of(), null, List.of(closedLoop(),
                 fromCsv.getFirst())));
 
         String json = Files.readString(dir.resolve(ResultsJson.FILE));
@@ -88,7 +89,7 @@ class ResultsJsonTest {
     @Test
     void compareReadsTheMeasuredFiguresOfResultsJsonNotTheCsvView(@TempDir Path dir) throws IOException {
         new ResultsCsv(dir.resolve("results.csv"), "local", "hey").append(closedLoop());
-        ResultsJson.write(dir, new RunResult("./lab bench", "unknown", null, null, List.of(closedLoop())));
+        ResultsJson.write(dir, new RunResult(null, List.of(), null, List.of(closedLoop())));
         Path csv = dir.resolve("results.csv");
         Files.writeString(csv, Files.readString(csv).replace(",396,", ",1,"));
 
@@ -104,7 +105,7 @@ class ResultsJsonTest {
     void aFileThatIsNoResultsJsonIsRefusedNamingWhatToGive(@TempDir Path dir) throws IOException {
         assertThatThrownBy(() -> ResultsJson.read(dir)).hasMessageContaining("does not exist")
                 .hasMessageContaining("give a results folder");
-        ResultsJson.write(dir, new RunResult("./lab bench", "unknown", null, null, List.of(closedLoop())));
+        ResultsJson.write(dir, new RunResult(null, List.of(), null, List.of(closedLoop())));
         Path json = dir.resolve(ResultsJson.FILE);
         String text = Files.readString(json);
         Files.writeString(json, text.replaceFirst("\"hdr\" : \"[^\"]+\"", "\"hdr\" : \"bm90IGEgaGlzdG9ncmFt\""));
