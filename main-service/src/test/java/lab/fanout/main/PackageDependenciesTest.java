@@ -81,6 +81,28 @@ class PackageDependenciesTest {
         assertThat(violations).isEmpty();
     }
 
+    /**
+     * Spring web types the core may not import: anything under {@code org.springframework.web} but the downstream
+     * clients' packages (RestClient's {@code web.client} and WebClient's {@code web.reactive.function.client}, whose
+     * exceptions client.DownstreamFailures translates), and ProblemDetail: an answer's shape is an adapter's.
+     */
+    private static final Pattern WEB_TYPE = Pattern.compile("^import (?:static )?((?:org\\.springframework\\.web\\."
+            + "(?!client\\.|reactive\\.function\\.client\\.)|org\\.springframework\\.http\\.ProblemDetail)[\\w.]*)",
+            Pattern.MULTILINE);
+
+    /** Fails on the core before FanoutException became a domain exception: it imported ErrorResponseException. */
+    @Test
+    void coreImportsNoWebAnswerType() throws IOException {
+        Set<String> violations = new TreeSet<>();
+        for (String pkg : CORE) {
+            for (Path file : sources(pkg)) {
+                WEB_TYPE.matcher(Files.readString(file)).results()
+                        .forEach(m -> violations.add(pkg + "/" + file.getFileName() + " imports " + m.group(1)));
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
     @Test
     void everyPackageIsListed() throws IOException {
         try (Stream<Path> files = Files.walk(SOURCES)) {
