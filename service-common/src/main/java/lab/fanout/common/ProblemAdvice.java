@@ -20,7 +20,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Turns Spring MVC's bad-input exceptions into 400 problem+json {@code bad-parameter} whose detail says what is wrong
  * and what is valid ({@link BadParameters}). Exceptions that are already {@link org.springframework.web.ErrorResponse}s
- * (502, 503, 504 in main-service) render through the base class unchanged.
+ * (a {@link BadParameterException}) render through the base class unchanged.
  */
 @RestControllerAdvice
 public class ProblemAdvice extends ResponseEntityExceptionHandler {

@@ -97,7 +97,7 @@ public class DownstreamBreakers {
                         + settings.window().toSeconds() + " s failed or took over "
                         + settings.slowCallDuration().toMillis() + " ms; calls to it are refused until probes, within " + settings.waitInOpen().toMillis()
                         + " ms of its opening, find it answering again", null);
-        e.getBody().setProperty("breaker", downstream.serviceName());
+        e.property("breaker", downstream.serviceName());
         return e;
     }
 

@@ -2,52 +2,67 @@ package lab.fanout.main.client;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import lab.fanout.common.Problems;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.ErrorResponseException;
-
 /**
- * Why a fan-out request failed, rendered as problem+json by the shared {@code ProblemAdvice}. The problem names
- * the downstream service ({@code downstream}) and, once the controller adds it, the strategy ({@code strategy}).
+ * Why a fan-out request failed: a domain failure with no server type (issue 71 item 3). Each server adapter renders it
+ * as problem+json through {@code lab.fanout.main.server.FanoutProblems}, so both servers answer the same bytes. The
+ * problem names the downstream service ({@code downstream}) and, once the controller adds it, the strategy
+ * ({@code strategy}); {@link #headers()} are the answer's headers (e.g. {@code Retry-After}).
  */
-public final class FanoutException extends ErrorResponseException {
+public final class FanoutException extends RuntimeException {
 
     /** The failures a caller can tell apart: each has its own status and problem type (docs/knobs.md, "Errors"). */
     public enum Kind {
         /** The downstream answered with an error status, reset the connection, or could not be reached. */
-        DOWNSTREAM_ERROR(HttpStatus.BAD_GATEWAY, "downstream-error", "Downstream error"),
+        DOWNSTREAM_ERROR(502, "downstream-error", "Downstream error"),
         /** The downstream sent no response within the per-call response timeout. */
-        DOWNSTREAM_TIMEOUT(HttpStatus.GATEWAY_TIMEOUT, "downstream-timeout", "Downstream timeout"),
+        DOWNSTREAM_TIMEOUT(504, "downstream-timeout", "Downstream timeout"),
         /** No pooled connection could be leased within the pool-acquire timeout: the pool is saturated. */
-        POOL_EXHAUSTED(HttpStatus.SERVICE_UNAVAILABLE, "pool-exhausted", "Connection pool exhausted"),
+        POOL_EXHAUSTED(503, "pool-exhausted", "Connection pool exhausted"),
         /** The whole request's deadline ran out. */
-        DEADLINE_EXCEEDED(HttpStatus.GATEWAY_TIMEOUT, "deadline-exceeded", "Deadline exceeded"),
+        DEADLINE_EXCEEDED(504, "deadline-exceeded", "Deadline exceeded"),
         /** The downstream's circuit breaker is open: recent calls failed or were slow, so the call is not made. */
-        CIRCUIT_OPEN(HttpStatus.SERVICE_UNAVAILABLE, "circuit-open", "Circuit breaker open"),
+        CIRCUIT_OPEN(503, "circuit-open", "Circuit breaker open"),
         /** The request thread was interrupted while it waited for its calls (the service is stopping). */
-        INTERRUPTED(HttpStatus.SERVICE_UNAVAILABLE, "interrupted", "Interrupted"),
+        INTERRUPTED(503, "interrupted", "Interrupted"),
         /** The JVM could not start a platform thread for a call: the process is at its thread limit. */
-        THREAD_LIMIT(HttpStatus.SERVICE_UNAVAILABLE, "thread-limit", "Thread limit reached"),
+        THREAD_LIMIT(503, "thread-limit", "Thread limit reached"),
         /**
          * The bounded pool refused a call, its threads busy and its queue full: the bulkhead at the calls, a sibling of
          * admission control's {@code overloaded} at the door, with {@code Retry-After} as that one.
          */
-        BULKHEAD_FULL(HttpStatus.SERVICE_UNAVAILABLE, "bulkhead-full", "Bulkhead full");
+        BULKHEAD_FULL(503, "bulkhead-full", "Bulkhead full");
 
-        private final HttpStatus status;
-        private final URI type;
+        private final int status;
+        private final String typeName;
         private final String title;
 
-        Kind(HttpStatus status, String typeName, String title) {
+        Kind(int status, String typeName, String title) {
             this.status = status;
-            this.type = Problems.type(typeName);
+            this.typeName = typeName;
             this.title = title;
+        }
+
+        /** @return the HTTP status code the problem is answered with (502, 503 or 504) */
+        public int status() {
+            return status;
+        }
+
+        /** @return the problem type's URI (docs/knobs.md, "Errors") */
+        public URI type() {
+            return Problems.type(typeName);
+        }
+
+        /** @return the problem's title */
+        public String title() {
+            return title;
         }
     }
 
@@ -55,10 +70,18 @@ public final class FanoutException extends ErrorResponseException {
     private static final String NO_NATIVE_THREAD = "unable to create native thread";
 
     private final Kind kind;
+    private String detail;
+    /** The problem's extension members, in the order they are added (and rendered). */
+    private final Map<String, Object> properties = new LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     public FanoutException(Kind kind, @Nullable Downstream downstream, String detail, @Nullable Throwable cause) {
-        super(kind.status, problem(kind, downstream, detail), cause);
+        super(detail, cause);
         this.kind = kind;
+        this.detail = detail;
+        if (downstream != null) {
+            properties.put("downstream", downstream.serviceName());
+        }
     }
 
     /**
@@ -111,7 +134,7 @@ public final class FanoutException extends ErrorResponseException {
     public static FanoutException bulkheadFull(Downstream refused, String detail, Duration retryAfter,
                                                Throwable cause) {
         FanoutException full = new FanoutException(Kind.BULKHEAD_FULL, refused, detail, cause);
-        full.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+        full.header("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
         return full;
     }
 
@@ -119,11 +142,38 @@ public final class FanoutException extends ErrorResponseException {
         return kind;
     }
 
-    private static ProblemDetail problem(Kind kind, @Nullable Downstream downstream, String detail) {
-        ProblemDetail problem = Problems.of(kind.status, kind.type, kind.title, detail);
-        if (downstream != null) {
-            problem.setProperty("downstream", downstream.serviceName());
-        }
-        return problem;
+    /** @return the problem's detail, for the caller */
+    public String detail() {
+        return detail;
+    }
+
+    /** @param more appended to the detail after ". " (a hint on what to change) */
+    public void appendDetail(String more) {
+        detail = detail + ". " + more;
+    }
+
+    /** @return the problem's extension members by name (read-only), in the order they were added */
+    public Map<String, Object> properties() {
+        return Collections.unmodifiableMap(properties);
+    }
+
+    /** Adds or replaces the problem member {@code name}; the value is rendered as JSON (a String, number or Map). */
+    public void property(String name, Object value) {
+        properties.put(name, value);
+    }
+
+    /** @return the answer's headers by name (read-only), one value each */
+    public Map<String, String> headers() {
+        return Collections.unmodifiableMap(headers);
+    }
+
+    /** Sets the answer's header {@code name}. */
+    public void header(String name, String value) {
+        headers.put(name, value);
+    }
+
+    @Override
+    public String getMessage() {
+        return detail;
     }
 }

@@ -111,7 +111,7 @@ final class BoundedPool extends ThreadPoolExecutor {
         pool.put("queueCapacity", queueCapacity);
         pool.put("active", getActiveCount());
         pool.put("queued", getQueue().size());
-        full.getBody().setProperty("pool", pool);
+        full.property("pool", pool);
         return full;
     }
 

@@ -210,15 +210,14 @@ public class Backoffice {
         }
 
         private FanoutException problem(FanoutException e, boolean virtual) {
-            e.getBody().setProperty("strategy", name.toString());
+            e.property("strategy", name.toString());
             if (calls.pinning() != Pinning.NONE) {
-                e.getBody().setProperty("pinning", calls.pinning().toString());
+                e.property("pinning", calls.pinning().toString());
                 if (e.kind() == FanoutException.Kind.DEADLINE_EXCEEDED) {
-                    calls.pinning().deadlineHint(PollerMode.effective())
-                            .ifPresent(hint -> e.getBody().setDetail(e.getBody().getDetail() + ". " + hint));
+                    calls.pinning().deadlineHint(PollerMode.effective()).ifPresent(e::appendDetail);
                 }
             }
-            e.getHeaders().addAll(headers(virtual));
+            headers(virtual).toSingleValueMap().forEach(e::header);
             return e;
         }
 

@@ -90,7 +90,7 @@ class DownstreamClientTest {
 
         assertThat(failure.get()).isInstanceOfSatisfying(FanoutException.class, e -> {
             assertThat(e.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-            assertThat(e.getBody().getDetail()).isEqualTo("The call to orders-service was cancelled");
+            assertThat(e.detail()).isEqualTo("The call to orders-service was cancelled");
         });
     }
 
@@ -102,7 +102,7 @@ class DownstreamClientTest {
                 () -> client.fetch(Downstream.ORDERS, Slice.WHOLE, ORDERS, NO_SIMULATION, spent, new Exchange()));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "orders-service");
+        assertThat(failure.properties()).containsEntry("downstream", "orders-service");
         orders.verify(0, anyRequestedFor(anyUrl()));
     }
 }

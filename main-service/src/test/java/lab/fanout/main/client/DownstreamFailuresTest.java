@@ -51,7 +51,7 @@ class DownstreamFailuresTest {
         FanoutException aborted = DownstreamFailures.of(Downstream.ORDERS, UNSPENT, new ResourceAccessException(
                 "I/O error", new RequestFailedException("Request aborted", new InterruptedException())));
         assertThat(aborted.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-        assertThat(aborted.getBody().getDetail()).isEqualTo("The call to orders-service was cancelled");
+        assertThat(aborted.detail()).isEqualTo("The call to orders-service was cancelled");
     }
 
     /** As WebClient wraps a failure before the response's head (Spring's ExchangeFunctions). */
@@ -78,7 +78,7 @@ class DownstreamFailuresTest {
                 Duration.ofMillis(100))));
 
         assertThat(exhausted.kind()).isEqualTo(FanoutException.Kind.POOL_EXHAUSTED);
-        assertThat(exhausted.getBody().getDetail()).isEqualTo(
+        assertThat(exhausted.detail()).isEqualTo(
                 "No pooled connection to orders-service could be leased in time: the pool is saturated");
     }
 
@@ -90,7 +90,7 @@ class DownstreamFailuresTest {
             FanoutException timeout = translated(failure);
             assertThat(timeout.kind()).as(failure.getClass().getSimpleName())
                     .isEqualTo(FanoutException.Kind.DOWNSTREAM_TIMEOUT);
-            assertThat(timeout.getBody().getDetail())
+            assertThat(timeout.detail())
                     .isEqualTo("orders-service sent no response within the response timeout");
         }
     }
@@ -109,7 +109,7 @@ class DownstreamFailuresTest {
                 new io.netty.channel.ConnectTimeoutException("connection timed out after 3000 ms: /10.0.0.1:80")}) {
             FanoutException unreachable = translated(beforeTheResponse(cause));
             assertThat(unreachable.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-            assertThat(unreachable.getBody().getDetail()).isEqualTo("orders-service could not be reached");
+            assertThat(unreachable.detail()).isEqualTo("orders-service could not be reached");
         }
     }
 
@@ -118,7 +118,7 @@ class DownstreamFailuresTest {
         FanoutException closed = translated(beforeTheResponse(PrematureCloseException.TEST_EXCEPTION));
 
         assertThat(closed.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-        assertThat(closed.getBody().getDetail()).isEqualTo("orders-service closed the connection without a response");
+        assertThat(closed.detail()).isEqualTo("orders-service closed the connection without a response");
     }
 
     @Test
@@ -127,7 +127,7 @@ class DownstreamFailuresTest {
                 beforeTheResponse(AbortedException.beforeSend())}) {
             FanoutException broken = translated(failure);
             assertThat(broken.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-            assertThat(broken.getBody().getDetail()).isEqualTo("orders-service reset or broke the connection");
+            assertThat(broken.detail()).isEqualTo("orders-service reset or broke the connection");
         }
     }
 }

@@ -18,7 +18,7 @@ class FanoutExceptionTest {
     void anyOtherFailureIsA502WithAFixedDetail() {
         FanoutException e = FanoutException.from(new IllegalStateException("Endpoint not acquired"));
         assertThat(e.kind()).isEqualTo(FanoutException.Kind.DOWNSTREAM_ERROR);
-        assertThat(e.getBody().getDetail()).isEqualTo("A downstream call failed");
+        assertThat(e.detail()).isEqualTo("A downstream call failed");
     }
 
     /** gh-23 item 3: only the JVM's refusal of a thread is a 503 thread-limit; any other OutOfMemoryError stays one. */
@@ -30,10 +30,10 @@ class FanoutExceptionTest {
         FanoutException problem = FanoutException.threadLimit(refused, Downstream.PRODUCTS);
 
         assertThat(problem.kind()).isEqualTo(FanoutException.Kind.THREAD_LIMIT);
-        assertThat(problem.getStatusCode().value()).isEqualTo(503);
-        assertThat(problem.getBody().getType()).hasToString("https://fanout-lab.dev/problems/thread-limit");
-        assertThat(problem.getBody().getDetail()).contains("products-service", "unable to create native thread");
-        assertThat(problem.getBody().getProperties()).containsEntry("downstream", "products-service");
+        assertThat(problem.kind().status()).isEqualTo(503);
+        assertThat(problem.kind().type()).hasToString("https://fanout-lab.dev/problems/thread-limit");
+        assertThat(problem.detail()).contains("products-service", "unable to create native thread");
+        assertThat(problem.properties()).containsEntry("downstream", "products-service");
         assertThat(problem).hasCause(refused);
     }
 

@@ -67,7 +67,7 @@ class BoundedPoolTest {
         FanoutException failure = catchThrowableOfType(FanoutException.class, () -> strategy.fetch(calls()));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.BULKHEAD_FULL);
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "orders-service");
+        assertThat(failure.properties()).containsEntry("downstream", "orders-service");
         assertThat(downstreams.started()).isEmpty();
         release.countDown();
         await().atMost(Duration.ofSeconds(5)).until(() -> pool.getActiveCount() == 0);
@@ -76,11 +76,11 @@ class BoundedPoolTest {
 
     private void assertOverloaded(FanoutException failure) {
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.BULKHEAD_FULL);
-        assertThat(failure.getStatusCode().value()).isEqualTo(503);
-        assertThat(failure.getBody().getType().toString()).isEqualTo("https://fanout-lab.dev/problems/bulkhead-full");
-        assertThat(failure.getHeaders().getFirst("Retry-After")).isEqualTo("2");
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
-        assertThat(failure.getBody().getProperties()).extractingByKey("pool")
+        assertThat(failure.kind().status()).isEqualTo(503);
+        assertThat(failure.kind().type().toString()).isEqualTo("https://fanout-lab.dev/problems/bulkhead-full");
+        assertThat(failure.headers().get("Retry-After")).isEqualTo("2");
+        assertThat(failure.properties()).containsEntry("downstream", "accounts-service");
+        assertThat(failure.properties()).extractingByKey("pool")
                 .asInstanceOf(map(String.class, Object.class))
                 .containsAllEntriesOf(Map.of("name", "testPool", "threads", 2, "queueCapacity", 1, "queued", 1));
     }

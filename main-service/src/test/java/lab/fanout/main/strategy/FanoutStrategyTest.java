@@ -115,7 +115,7 @@ class FanoutStrategyTest {
         FanoutException failure = catchThrowableOfType(FanoutException.class, () -> fetch(strategy, BUDGET));
 
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
+        assertThat(failure.properties()).containsEntry("downstream", "accounts-service");
     }
 
     /**
@@ -135,7 +135,7 @@ class FanoutStrategyTest {
         assertThat(downstreams.completed()).as("accounts had not answered when the strategy gave up")
                 .doesNotContain(ACCOUNTS);
         assertThat(failure.kind()).isEqualTo(FanoutException.Kind.DEADLINE_EXCEEDED);
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "accounts-service");
+        assertThat(failure.properties()).containsEntry("downstream", "accounts-service");
     }
 
     @Test
@@ -276,8 +276,8 @@ class FanoutStrategyTest {
 
         FanoutException failure = calls.deadlineExceeded(null);
 
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "products-service");
-        assertThat(failure.getBody().getDetail()).isEqualTo(
+        assertThat(failure.properties()).containsEntry("downstream", "products-service");
+        assertThat(failure.detail()).isEqualTo(
                 "The request's deadline of 10000 ms ran out while waiting for products-service, accounts-service");
     }
 
@@ -296,8 +296,8 @@ class FanoutStrategyTest {
 
         FanoutException failure = calls.deadlineExceeded(null);
 
-        assertThat(failure.getBody().getProperties()).containsEntry("downstream", "products-service");
-        assertThat(failure.getBody().getDetail()).endsWith("while waiting for products-service");
+        assertThat(failure.properties()).containsEntry("downstream", "products-service");
+        assertThat(failure.detail()).endsWith("while waiting for products-service");
     }
 
     private Fetched fetch(StrategyName strategy, Duration budget) {

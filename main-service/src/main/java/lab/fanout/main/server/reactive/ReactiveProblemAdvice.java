@@ -3,6 +3,8 @@ package lab.fanout.main.server.reactive;
 import lab.fanout.common.BadParameters;
 import lab.fanout.common.KnownParameters;
 import lab.fanout.common.Problems;
+import lab.fanout.main.client.FanoutException;
+import lab.fanout.main.server.FanoutProblems;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.TypeMismatchException;
@@ -11,7 +13,9 @@ import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -27,8 +31,9 @@ import org.springframework.web.server.ServerWebInputException;
 /**
  * WebFlux's bad input as Spring MVC's ({@code lab.fanout.common.ProblemAdvice}): 400 problem+json
  * {@code bad-parameter} in the same words ({@link BadParameters}), and an unknown query parameter refused
- * ({@link KnownParameters}). Exceptions that are already {@link org.springframework.web.ErrorResponse}s (the fan-out's
- * 502, 503 and 504, a {@code BadParameterException}) render through the base class with their headers.
+ * ({@link KnownParameters}). The fan-out's 502, 503 and 504 render through {@link FanoutProblems}, as on Spring MVC;
+ * exceptions that are {@link org.springframework.web.ErrorResponse}s (a {@code BadParameterException}) render through
+ * the base class with their headers.
  */
 @RestControllerAdvice
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -45,6 +50,11 @@ class ReactiveProblemAdvice extends ResponseEntityExceptionHandler {
         if (exchange.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) instanceof HandlerMethod handler) {
             KnownParameters.refuseUnknown(handler.getMethod(), exchange.getRequest().getQueryParams().keySet());
         }
+    }
+
+    @ExceptionHandler(FanoutException.class)
+    ResponseEntity<ProblemDetail> fanoutFailed(FanoutException failure) {
+        return FanoutProblems.answer(failure);
     }
 
     /** A value of a {@code @Valid} object's field (the Simulation knobs) did not convert or broke a constraint. */
