@@ -22,21 +22,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ./lab charts RESULT}: a result's charts drawn anew from its results.json where it holds every fork, else its
- * results.csv ({@link ResultsJson#cells}).
+ * {@code ./lab charts RESULT}: a result's charts drawn anew from its results.json ({@link ResultsJson#cells}), or the
+ * overload preset's from its overload.csv.
  */
 @Command(name = "charts", mixinStandardHelpOptions = true,
-        description = {"Draws a ./lab bench result's charts anew from its results.csv, with today's chart code, as a"
+        description = {"Draws a ./lab bench result's charts anew from its results.json, with today's chart code, as a"
                 + " run would draw them now: throughput and bound, latency percentiles, efficiency, memory; or the"
                 + " overload preset's from its overload.csv: goodput and admitted p99 against offered load.",
-                "Not drawn: the open-vs-closed picture (it needs each closed cell's clients ceiling, not in the CSV)."},
+                "Not drawn: the open-vs-closed picture (it needs each closed cell's clients"
+                        + " ceiling, not in a migrated result)."},
         footer = {"", "Examples:", "  ./lab charts results/20261126-120000      (into that folder)",
-                "  ./lab charts docs/results/scale-forks5-20261126.csv --out /tmp/scale",
+                "  ./lab charts docs/results/scale-forks5-20261126.json --out /tmp/scale",
                 "  ./lab charts docs/results/overload-virtual-forks3-20261127.csv --out /tmp/overload"})
 final class Redraw implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (with results.csv or overload.csv)"
-            + " or such a CSV")
+    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (with results.json or overload.csv),"
+            + " a committed NAME.json, or an overload CSV")
     Path result;
 
     @Option(names = "--out", paramLabel = "DIR", description = "where the PNGs go, named <block>-<chart>.png"

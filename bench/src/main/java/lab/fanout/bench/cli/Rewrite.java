@@ -17,20 +17,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code ./lab report RESULT}: a result's tables written anew from its results.csv ({@link Report#rewrite}). */
+/** {@code ./lab report RESULT}: a result's tables written anew from its results.json ({@link Report#rewrite}). */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Writes a ./lab bench result's tables anew from its results.csv, with today's report code, as"
-                + " a run would write them now; keeps from the markdown it replaces what the CSV does not hold:"
+        description = {"Writes a ./lab bench result's tables anew from its results.json, with today's report code, as"
+                + " a run would write them now; keeps from the markdown it replaces what it does not hold:"
                 + " title, intro (command, machine, load average, target, forks), each block's knobs header and"
                 + " chart links. Beside ./lab charts, which draws the charts anew.",
                 "Refused: the overload preset's report (overload.csv)."},
         footer = {"", "Examples:", "  ./lab report results/20261126-120000      (its results.md, in place)",
-                "  ./lab report docs/results/scale-forks5-20261126.csv   (scale-forks5-20261126.md beside it)",
-                "  ./lab report docs/results/scale-forks5-20261126.csv --out /tmp/scale.md"})
+                "  ./lab report docs/results/scale-forks5-20261126.json   (scale-forks5-20261126.md beside it)",
+                "  ./lab report docs/results/scale-forks5-20261126.json --out /tmp/scale.md"})
 final class Rewrite implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (results.csv and results.md) or a"
-            + " results CSV with its markdown beside it (same name, .md)")
+    @Parameters(index = "0", paramLabel = "RESULT", description = "results folder (results.json and results.md) or a"
+            + " committed NAME.json with its markdown beside it (same name, .md)")
     Path result;
 
     @Option(names = "--out", paramLabel = "FILE", description = "where the markdown goes (default: over the one it"

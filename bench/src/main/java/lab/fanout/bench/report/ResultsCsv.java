@@ -8,40 +8,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
-import lab.fanout.bench.model.Bound;
-import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
-import lab.fanout.bench.model.Deployment;
-import lab.fanout.bench.model.DriverRun;
-import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.SchedulerFigures;
-import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
-import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.model.Tail;
-import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 import org.apache.commons.csv.CSVRecord;
 
 /**
- * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names. Appended
- * cell by cell, so an interrupted run keeps what it finished; read back ({@link #read}, {@link #rows}) only where no
- * results.json stands beside it ({@link ResultsJson#rows}).
+ * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names, appended cell
+ * by cell: a view of the cells for spreadsheets, never read back into them (results.json is, {@link ResultsJson}).
+ * Its columns, computed from the cells ({@link #rows(List)}), are what {@code ./lab compare} and {@code verdicts}
+ * match and pool; {@link #rows(Path)} reads a CSV as written only where no results.json stands beside it.
  */
 public final class ResultsCsv {
 
@@ -253,198 +242,6 @@ public final class ResultsCsv {
         }
     }
 
-    /**
-     * Reads a results.csv back into the cells it was written from, as far as it holds them ({@code ./lab charts}):
-     * one CellResult per block and cell, its rows (repetitions, every fork) in file order. A repetition's latency
-     * histogram holds only the percentiles the CSV keeps (p50, p90, p99, p99.9, max), each at its rank among 1,000
-     * values, so that those read back within HdrHistogram's 0.1 %; other percentiles are not there, and a tail's
-     * slow answers come from their own column ({@link #slowAnswers}). A role's CPU seconds are its CPU ms per answer
-     * × answers. Columns an older CSV lacks read as absent (fork 1, warm-up settled, no memory); the load's URL is the
-     * file's.
-     *
-     * @throws IllegalArgumentException as {@link #rows}, or naming the row whose strategy or number cannot be read
-     */
-    public static List<CellResult> read(Path result) {
-        Map<String, List<CSVRecord>> cells = records(result).stream().collect(Collectors.groupingBy(
-                r -> r.get("block") + "#" + r.get("cell"), LinkedHashMap::new, Collectors.toList()));
-        return cells.values().stream().map(rows -> cell(result, rows)).toList();
-    }
-
-    private static CellResult cell(Path result, List<CSVRecord> rows) {
-        CSVRecord r = rows.getFirst();
-        try {
-            List<String> options = options(r, "jvm_options");
-            Integer threads = whole(r, "tomcat_threads_max");   // empty on Reactor Netty
-            int pool = integer(r, "pool_max_total");
-            int latency = integer(r, "latency_ms");
-            Integer dbPool = whole(r, "db_pool");
-            Deployment deployment = new Deployment(r.get("profile"),
-                    Boolean.parseBoolean(r.get("virtual_request_threads")), threads, pool,
-                    integer(r, "pool_max_per_route"), integer(r, "common_pool_parallelism"), integer(r, "cores"),
-                    latency,
-                    new Deployment.Jvm(whole(r, "carrier_parallelism"), whole(r, "carrier_max_pool_size"), null,
-                            List.of(), null, options), dbPool, whole(r, "bounded_pool_threads"));
-            Double rate = number(r, "offered_rate_req_per_s");
-            long forks = rows.stream().map(row -> text(row, "fork")).distinct().count();
-            Cell cell = new Cell(r.get("block"), Strategy.parse(r.get("strategy")), r.get("profile"), threads, pool,
-                    dbPool, text(r, "orders_store"), options, options(r, "orders_jvm_options"),
-                    integer(r, "concurrency"), latency, text(r, "query"),
-                    rate,
-                    whole(r, "requests"), null, integer(r, "warmup_s"), (int) (rows.size() / forks),
-                    integer(r, "timeout_s"), text(r, "cell_main_cpus").isEmpty() ? null : text(r, "cell_main_cpus"));
-            Bound littlesLaw = r.isMapped("littles_bound_req_per_s")
-                    ? new Bound(number(r, "littles_bound_req_per_s"), r.get("littles_bound_limit"))
-                    : new Bound(number(r, "bound_req_per_s"), r.get("bound_limit"));
-            Map<Integer, Double> heapAfter = new TreeMap<>();
-            rows.stream().filter(row -> number(row, "heap_after_cell_mb") != null).forEach(row -> heapAfter.put(
-                    fork(row), number(row, "heap_after_cell_mb") * 1e6));
-            List<Long> slow = slowAnswers(cell, rows);
-            return new CellResult(integer(r, "cell"), cell, deployment, littlesLaw,
-                    IntStream.range(0, rows.size()).mapToObj(i -> repetition(result, cell, rows.get(i), slow.get(i)))
-                            .toList(), heapAfter, r.get("command"));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(result + ", row " + r.getRecordNumber() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * @return per row, a tail cell's answers past its slow threshold: its slow_answers column, or in a CSV from
-     *         before that column (2026-12-05) the cell's slow_share_cell_pct of its answers spread over the rows by
-     *         their answers, rounded cumulatively so that the sum, all a slow share uses, is the cell's; nulls
-     *         without a tail
-     */
-    private static List<Long> slowAnswers(Cell cell, List<CSVRecord> rows) {
-        if (cell.tail().isEmpty()) {
-            return Collections.nCopies(rows.size(), null);
-        }
-        if (rows.stream().allMatch(row -> number(row, "slow_answers") != null)) {
-            return rows.stream().map(row -> number(row, "slow_answers").longValue()).toList();
-        }
-        double share = Objects.requireNonNullElse(number(rows.getFirst(), "slow_share_cell_pct"), 0.0) / 100;
-        List<Long> spread = new ArrayList<>();
-        long answered = 0;
-        long given = 0;
-        for (CSVRecord row : rows) {
-            answered += integer(row, "answered");
-            long upTo = Math.round(share * answered);
-            spread.add(upTo - given);
-            given = upTo;
-        }
-        return spread;
-    }
-
-    private static Repetition repetition(Path result, Cell cell, CSVRecord r, Long slowAnswers) {
-        long answered = integer(r, "answered");
-        boolean open = cell.ratePerSecond() != null;
-        Double requests = number(r, "requests");
-        Load load = new Load(result.toUri(), cell.concurrency(), requests == null ? null : requests.intValue(),
-                requests == null ? (int) Math.ceil(number(r, "window_s")) : null, cell.ratePerSecond(),
-                cell.timeoutSeconds());
-        TreeMap<String, Long> errors = new TreeMap<>();
-        for (String kind : text(r, "error_kinds").split("; ")) {
-            if (!kind.isEmpty()) {   // e.g. HTTP 503=3
-                int eq = kind.lastIndexOf('=');
-                errors.put(kind.substring(0, eq), Long.parseLong(kind.substring(eq + 1)));
-            }
-        }
-        // the window from ok ÷ req/s: window_s's 1 ms rounding would move req/s off the CSV's figure
-        Double throughput = number(r, "throughput_req_per_s");
-        double window = throughput != null && throughput > 0 ? integer(r, "ok") / throughput : number(r, "window_s");
-        DriverRun run = new DriverRun(requests == null ? answered : requests.longValue(), answered, integer(r, "ok"),
-                errors, window, percentiles(number(r, "p50_ms"), number(r, "p90_ms"),
-                number(r, "p99_ms"), number(r, "p99_9_ms"), number(r, "max_ms")), open ? cell.ratePerSecond() : null,
-                open ? percentiles(number(r, "sent_p50_ms"), null, number(r, "sent_p99_ms"), null, null) : null,
-                slowAnswers);
-        Memory.Snapshot snapshot = snapshot(r, "");
-        Memory.Snapshot orders = snapshot(r, "orders_");
-        ServerFigures server = new ServerFigures(number(r, "peak_platform_threads"),
-                number(r, "peak_virtual_threads_mounted_queued"), number(r, "peak_pool_leased"),
-                number(r, "peak_pool_pending"), number(r, "main_cpu_s"), 0, number(r, "hedges_sent"),
-                new Memory(number(r, "rss_peak_mib"), number(r, "os_threads_peak"), snapshot),
-                number(r, "virtual_threads_pinned"), number(r, "db_pending_peak"), orders);
-        return new Repetition(integer(r, "repetition"), load, run, server, number(r, "machine_cpu_busy_pct"),
-                number(r, "others_cpu_pct"), cpuSeconds(r, answered), fork(r),
-                !text(r, "warmup_settled").equals("false"), schedulerFigures(r));
-    }
-
-    /** @return a service's memory snapshot from the columns named {@code prefix + heap_after_gc_mib} etc., or null */
-    private static Memory.Snapshot snapshot(CSVRecord r, String prefix) {
-        Double heap = number(r, prefix + "heap_after_gc_mib");
-        return heap == null ? null : new Memory.Snapshot(heap, number(r, prefix + "thread_stacks_reserved_mib"),
-                number(r, prefix + "thread_stacks_committed_mib"), number(r, prefix + "live_virtual_threads"),
-                number(r, prefix + "off_heap_committed_mib"));
-    }
-
-    /** @return a column of JVM options split at the spaces they were joined with; empty when none (or no column) */
-    private static List<String> options(CSVRecord r, String column) {
-        return text(r, column).isEmpty() ? List.of() : List.of(text(r, column).split(" "));
-    }
-
-    /** @return role to CPU seconds: its CPU ms per answer × {@code answered}; the harness's as written */
-    private static Map<String, Double> cpuSeconds(CSVRecord r, long answered) {
-        Map<String, Double> cpu = new LinkedHashMap<>();
-        Map.of(ServiceDefaults.MAIN, "cpu_ms_per_req_main", "orders-service", "cpu_ms_per_call_orders",
-                "products-service", "cpu_ms_per_call_products", "accounts-service", "cpu_ms_per_call_accounts",
-                Repetition.DRIVER, "cpu_ms_per_req_driver").forEach((role, column) -> {
-                    Double ms = number(r, column);
-                    if (ms != null) {
-                        cpu.put(role, ms * answered / 1000);
-                    }
-                });
-        if (number(r, "harness_cpu_s") != null) {
-            cpu.put(Repetition.HARNESS, number(r, "harness_cpu_s"));
-        }
-        return cpu;
-    }
-
-    /**
-     * @return µs: 1,000 values, 500 at p50, 400 at p90, 90 at p99, 9 at p99.9 and 1 at max (ms), so that each reads
-     *         back at its percentile; an absent one takes the next one's place; none at all: an empty histogram;
-     *         tagged {@link DriverRun#FROM_PERCENTILES}
-     */
-    private static Histogram percentiles(Double... ms) {
-        Histogram h = DriverRun.histogram();
-        h.setTag(DriverRun.FROM_PERCENTILES);
-        int[] counts = {500, 400, 90, 9, 1};
-        Double next = null;
-        for (int i = ms.length - 1; i >= 0; i--) {
-            next = ms[i] != null ? ms[i] : next;
-            if (next != null) {
-                h.recordValueWithCount(Math.round(next * 1000), counts[i]);
-            }
-        }
-        return h;
-    }
-
-    private static int fork(CSVRecord r) {
-        return text(r, "fork").isEmpty() ? 1 : integer(r, "fork");
-    }
-
-    /** @return the column's text; "" when the CSV lacks the column (an older run) */
-    private static String text(CSVRecord r, String column) {
-        return r.isMapped(column) ? r.get(column) : "";
-    }
-
-    /** @return the column's number; null when empty or absent */
-    private static Double number(CSVRecord r, String column) {
-        String v = text(r, column);
-        return v.isEmpty() ? null : Double.valueOf(v);
-    }
-
-    private static Integer whole(CSVRecord r, String column) {
-        Double v = number(r, column);
-        return v == null ? null : v.intValue();
-    }
-
-    /** @throws IllegalArgumentException naming the column when it is empty */
-    private static int integer(CSVRecord r, String column) {
-        Integer v = whole(r, column);
-        if (v == null) {
-            throw new IllegalArgumentException("column " + column + " is empty");
-        }
-        return v;
-    }
-
     private static void col(String name, Function<Row, Object> value) {
         COLUMNS.put(name, value);
     }
@@ -456,19 +253,6 @@ public final class ResultsCsv {
 
     private static Object scheduler(Row r, Function<SchedulerFigures, Object> figure) {
         return r.rep.scheduler() == null ? null : figure.apply(r.rep.scheduler());
-    }
-
-    /** @return the scheduler columns as written, or null in a CSV from before them (or with all empty) */
-    private static SchedulerFigures schedulerFigures(CSVRecord r) {
-        SchedulerFigures f = new SchedulerFigures(number(r, "main_cpus"), number(r, "load_side_busy_pct"),
-                count(r, "voluntary_switches"), count(r, "involuntary_switches"), count(r, "throttled_periods"),
-                number(r, "throttled_s"));
-        return f.equals(new SchedulerFigures(null, null, null, null, null, null)) ? null : f;
-    }
-
-    private static Long count(CSVRecord r, String column) {
-        Double v = number(r, column);
-        return v == null ? null : v.longValue();
     }
 
     private static Double ordersSnapshot(Row r, Function<Memory.Snapshot, Double> figure) {

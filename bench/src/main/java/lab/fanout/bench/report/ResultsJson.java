@@ -30,8 +30,8 @@ import tools.jackson.databind.module.SimpleModule;
  * the command, commit, machine and knobs, and every cell with every fork and repetition, its figures as measured and
  * its latency histograms in HdrHistogram's own compressed encoding, base64 ({@code {"source": "measured", "hdr":
  * "HISTFAAA..."}}). A histogram rebuilt from an old results.csv's percentiles reads {@code "source": "percentiles"}
- * ({@link DriverRun#FROM_PERCENTILES}). An absent figure is null. Written whole when a run ends, also after an error
- * or Ctrl-C (results.csv, appended cell by cell, keeps a killed run's cells); nothing reads it yet but its test.
+ * ({@link DriverRun#FROM_PERCENTILES}). An absent figure is null. Written anew after every cell and when a run ends,
+ * also after an error or Ctrl-C; every command that reads a result reads it.
  */
 public final class ResultsJson {
 
@@ -84,13 +84,19 @@ public final class ResultsJson {
     /**
      * @param result a results folder of ./lab bench, a committed result's {@code NAME.json}, or its {@code NAME.csv}
      *               or {@code NAME.md} (read: the NAME.json beside it)
-     * @return its cells in run order, every figure and histogram as results.json holds it; where there is no
-     *         results.json, from results.csv ({@link ResultsCsv#read}: histograms rebuilt from five percentiles)
-     * @throws IllegalArgumentException as {@link ResultsCsv#read} or {@link #read}
+     * @return its cells in run order, every figure and histogram as results.json holds it
+     * @throws IllegalArgumentException when there is no results.json (a run from before it: its results.csv is no
+     *                                  longer read back), or as {@link #read}
      */
     public static List<CellResult> cells(Path result) {
         Path json = beside(result);
-        return Files.isRegularFile(json) ? read(json).cells() : ResultsCsv.read(result);
+        if (!Files.isRegularFile(json) && Files.exists(result)) {
+            throw new IllegalArgumentException(result + " has no " + json.getFileName() + " beside it: ./lab report,"
+                    + " charts, compare and verdicts read a result's results.json (./lab bench writes it since"
+                    + " 2026-12-07; a results.csv alone is not read back): give a results folder of ./lab bench or a"
+                    + " committed NAME.json");
+        }
+        return read(json).cells();
     }
 
     /**

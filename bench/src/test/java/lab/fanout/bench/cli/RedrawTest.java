@@ -47,6 +47,6 @@ class RedrawTest {
         String[] other = LabCli.run("charts", Files.writeString(dir.resolve("x.csv"), "a,b\n1,2\n").toString(), "--out",
                 dir.toString());
         assertThat(other[0]).isEqualTo("2");
-        assertThat(other[1]).contains("is not a results.csv of ./lab bench");
+        assertThat(other[1]).contains("has no x.json beside it").contains("a results.csv alone is not read back");
     }
 }

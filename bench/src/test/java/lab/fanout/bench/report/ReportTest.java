@@ -15,6 +15,7 @@ import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.Memory;
 import lab.fanout.bench.model.Repetition;
+import lab.fanout.bench.model.RunResult;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.model.TailTest;
@@ -117,9 +118,8 @@ class ReportTest {
                 .doesNotContain("| Heap after GC ·").doesNotContain("Memory per request in flight:");
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false))
                 .doesNotContain("orders-service: heap after GC").doesNotContain("in orders-service:");
-        ResultsCsv csv = new ResultsCsv(dir.resolve("results.csv"), "local", "hey");
-        cells.forEach(csv::append);
-        List<CellResult> read = ResultsCsv.read(dir);
+        ResultsJson.write(dir, new RunResult(null, List.of(), null, cells));
+        List<CellResult> read = ResultsJson.cells(dir);
         assertThat(read).extracting(r -> r.cell().ordersJvmOptions()).allMatch(o -> o.equals(ORDERS_NMT));
         assertThat(ResultsMarkdown.render("t", List.of(), read, Map.of(), false))
                 .contains("- virtual-thread executor / virtual / db pool 20 postgres: 30.0 (n=1) KiB per request");
@@ -181,7 +181,7 @@ class ReportTest {
                 "Note: a word from the run"), tuned, Map.of("pool", List.of("pool-throughput.png")), true);
         assertThat(run).contains("max heap 512 MB").contains("| 480 (480–480");
         String stale = run.replace("| 480 (480–480", "| 999 (999–999");
-        List<CellResult> readBack = cells();   // as ResultsCsv.read gives them: no collectors, no heap
+        List<CellResult> readBack = cells();   // as a migrated results.json gives them: no collectors, no heap
         String rewritten = Report.rewrite(stale, readBack);
         assertThat(rewritten).startsWith("# fanout-lab benchmark: pool\n\nCommand: `./lab bench x`  \nNote: a word"
                         + " from the run  \n" + Report.REWRITTEN + "  \n")

@@ -63,22 +63,22 @@ class ResultsJsonTest {
         assertThat(read.cells().get(1).littlesLaw().ceilings().get("clients")).as("latency 0").isInfinite();
     }
 
-    /** As an old results.csv reads back (ResultsCsv.read), its histograms rebuilt from five percentiles. */
+    /** A committed result migrated from its CSV (2026-12-07): histograms rebuilt from percentiles keep the mark. */
     @Test
     void aHistogramRebuiltFromPercentilesKeepsItsMark(@TempDir Path dir) throws IOException {
-        new ResultsCsv(dir.resolve("results.csv"), "local", "hey").append(closedLoop());
-        List<CellResult> fromCsv = ResultsCsv.read(dir);
+        RunResult migrated = ResultsJson.read(Path.of("../docs/results/database-20261126.json"));
+        assertThat(migrated.migrated()).contains("five percentiles");
+        assertThat(migrated.cells()).flatMap(CellResult::repetitions).isNotEmpty().allSatisfy(r ->
+                assertThat(r.run().latencyMicros().getTag()).isEqualTo(DriverRun.FROM_PERCENTILES));
         ResultsJson.write(dir, new RunResult(null, List.of(), null, List.of(closedLoop(),
-                fromCsv.getFirst())));
+                migrated.cells().getFirst())));
 
         String json = Files.readString(dir.resolve(ResultsJson.FILE));
         assertThat(json).contains("\"source\" : \"percentiles\"").contains("\"source\" : \"measured\"");
         List<CellResult> read = ResultsJson.read(dir).cells();
         assertThat(read.getFirst().repetitions()).allSatisfy(r ->
                 assertThat(r.run().latencyMicros().getTag()).as("measured").isNull());
-        assertThat(read.get(1).repetitions()).allSatisfy(r ->
-                assertThat(r.run().latencyMicros().getTag()).isEqualTo(DriverRun.FROM_PERCENTILES));
-        assertThat(read.get(1)).isEqualTo(fromCsv.getFirst());
+        assertThat(read.get(1)).isEqualTo(migrated.cells().getFirst());
     }
 
     /**
