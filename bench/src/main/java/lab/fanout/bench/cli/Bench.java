@@ -185,9 +185,9 @@ public final class Bench implements Callable<Integer> {
         Path dir = out != null ? out : ws.results().resolve(timestamp());
         prior = priorForks(dir, cells);
         Files.createDirectories(dir.resolve("raw"));
-        String loadBefore = Environment.loadAverage();
+        RunResult.Machine machine = Environment.machine(ws.repo(), Environment.loadAverage());
         Target target = baseUrl != null ? new RemoteTarget(baseUrl, managementUrl) : localTarget(ws, dir, matrix);
-        Setting setting = new Setting(ws, dir, matrix, target, closedLoop, loadBefore);
+        Setting setting = new Setting(ws, dir, matrix, target, closedLoop, Environment.gitCommit(ws.repo()), machine);
         BenchRunner runner = runner(setting, openModel);
         System.out.println("bench " + matrix.name() + ": " + cells.size() + " cells" + (forks > 1 ? " x " + forks
                 + " forks" : "") + ", " + target.describe()
@@ -231,8 +231,16 @@ public final class Bench implements Callable<Integer> {
         return 0;
     }
 
-    /** What the report says besides the results: where it is written, which matrix ran on what, with which driver. */
-    private record Setting(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String loadBefore) {
+    /**
+     * What the report says besides the results: where it is written, which matrix ran on what, with which driver; the
+     * sitting's commit and machine, read once when it starts (only the load average after is read anew per write).
+     */
+    private record Setting(Workspace ws, Path dir, Matrix matrix, Target target, LoadDriver load, String commit,
+                           RunResult.Machine machine) {
+
+        RunResult.Machine machineNow() {
+            return machine.withLoadAfter(Environment.loadAverage());
+        }
     }
 
     private void checkOptions() {
@@ -345,15 +353,16 @@ public final class Bench implements Callable<Integer> {
         String command = "./lab bench " + String.join(" ", args());
         List<CellResult> results = prior.joined(sitting);
         String drivers = Report.drivers(results, s.load().name());
-        String load = "before: " + s.loadBefore() + ", after: " + Environment.loadAverage();
+        RunResult.Machine machine = s.machineNow();
+        String load = "before: " + machine.loadAverageBefore() + ", after: " + machine.loadAverageAfter();
         List<String> intro = new ArrayList<>(prior.introLines());
         int all = prior.count() + forks;
         if (prior.count() == 0) {
-            intro.addAll(List.of("Command: `" + command + "`", Environment.summary(s.ws().repo()),
+            intro.addAll(List.of("Command: `" + command + "`", Environment.summary(machine, s.commit()),
                     "Load average (1/5/15 min) " + load));
         } else {
             intro.add(PriorForks.sitting(intro.size() + 1, prior.count() + 1, all, command,
-                    Environment.summary(s.ws().repo()), load));
+                    Environment.summary(machine, s.commit()), load));
         }
         intro.add("Target: " + s.target().describe() + "; driver: " + drivers
                 + (rate != null ? " (open model, " + rate + " req/s offered)" : ""));
@@ -372,7 +381,7 @@ public final class Bench implements Callable<Integer> {
     /** results.json: the run whole so far, after each cell and when the run ends. */
     private void writeJson(Setting s, List<CellResult> sitting) {
         ResultsJson.write(s.dir(), prior.run(sitting, "./lab bench " + String.join(" ", args()),
-                Environment.gitCommit(s.ws().repo()), Environment.machine(s.ws().repo(), s.loadBefore()),
+                s.commit(), s.machineNow(),
                 new RunResult.Knobs(s.matrix().name(), s.target().describe(), s.load().name(), prior.count() + forks,
                         mainProperties(s.matrix()), jvmOptions, aot, placement().label())));
     }
@@ -381,9 +390,7 @@ public final class Bench implements Callable<Integer> {
     private void writeRun(Setting s, String command, List<CellResult> sitting, String drivers) {
         writeJson(s, sitting);
         List<CellResult> results = prior.joined(sitting);
-        RunResult.Machine machine = Environment.machine(s.ws().repo(), s.loadBefore());
-        String commit = Environment.gitCommit(s.ws().repo());
-        String environment = Environment.text(machine, commit, List.of(
+        String environment = Environment.text(s.machineNow(), s.commit(), List.of(
                 "matrix: " + s.matrix().name(), "command: " + command, "target: " + s.target().describe(),
                 "driver: " + drivers, "service_jvm_flags: --enable-preview" + (aot && baseUrl == null
                         ? " -XX:AOTCache=<.lab/aot/...> (extracted jars)" : "")

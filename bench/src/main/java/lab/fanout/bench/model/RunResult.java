@@ -45,6 +45,11 @@ public record RunResult(String migrated, List<Sitting> sittings, Knobs knobs, Li
      */
     public record Machine(String cpuModel, int cores, String memory, String os, String jdk, List<String> labJvmFlags,
                           String hey, String ab, String loadAverageBefore, String loadAverageAfter) {
+
+        /** @return this machine with the load averages read now, at the end of the sitting so far */
+        public Machine withLoadAfter(String loadAverage) {
+            return new Machine(cpuModel, cores, memory, os, jdk, labJvmFlags, hey, ab, loadAverageBefore, loadAverage);
+        }
     }
 
     /**

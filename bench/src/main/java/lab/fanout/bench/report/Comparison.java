@@ -34,7 +34,7 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
 public final class Comparison {
 
     public static final double ALPHA = 0.05;
-    /** The columns that say which cell a row of results.csv belongs to; those a CSV lacks read "". */
+    /** The columns that say which cell a row of results.csv belongs to; a knob a cell has no value for reads "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
             "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
     /** A tail cell's answers past its slow threshold, % of its answers: not a column, from slow_answers ÷ answered. */
@@ -147,7 +147,7 @@ public final class Comparison {
     }
 
     private static String query(ResultRow row) {
-        return row.isMapped("query") ? row.get("query") : "";
+        return row.get("query");
     }
 
     private static void rows(StringBuilder md, String cell, Samples a, Samples b, Bootstrap bootstrap) {
@@ -230,7 +230,7 @@ public final class Comparison {
 
     /** @return e.g. {@code quick scopeFork virtual concurrency=100}: the columns' values; absent ones left out */
     static String cellKey(ResultRow row, List<String> columns) {
-        return columns.stream().filter(k -> row.isMapped(k) && !row.get(k).isEmpty())
+        return columns.stream().filter(k -> !row.get(k).isEmpty())
                 .map(k -> k.equals("block") || k.equals("strategy") || k.equals("profile") ? row.get(k)
                         : k + "=" + row.get(k)).collect(Collectors.joining(" "));
     }
@@ -264,27 +264,27 @@ public final class Comparison {
         return List.copyOf(forks.values());
     }
 
-    /** @return the row's fork, "1" in results made before forks */
+    /** @return the row's fork: which start of the services it ran in */
     static String fork(ResultRow row) {
-        return row.isMapped("fork") ? row.get("fork") : "1";
+        return row.get("fork");
     }
 
-    /** @return the column's number, NaN where the row lacks the column or leaves it empty */
+    /** @return the column's number, NaN where the row leaves it empty (not measured) */
     static double number(ResultRow row, String column) {
-        return row.isMapped(column) && !row.get(column).isEmpty() ? Double.parseDouble(row.get(column)) : Double.NaN;
+        return row.get(column).isEmpty() ? Double.NaN : Double.parseDouble(row.get(column));
     }
 
     /** @return why no verdict stands on these rows beyond warm-up and cpuMs, or null: the load side bound them */
     static String unfit(List<ResultRow> rows) {
-        return rows.stream().anyMatch(r -> r.isMapped("load_side_bound") && r.get("load_side_bound").equals("true"))
+        return rows.stream().anyMatch(r -> r.get("load_side_bound").equals("true"))
                 ? LOAD_SIDE_BOUND : null;
     }
 
     /** A cell whose load side was busy past 85 %: what bound it may be the load side (SchedulerFigures). */
     public static final String LOAD_SIDE_BOUND = "load side bound: not main-service's figure";
 
-    /** @return true when the column exists (older results lack the newer ones) and a row reads false */
+    /** @return true when a row reads false in the column */
     private static boolean anyFalse(List<ResultRow> rows, String column) {
-        return rows.stream().anyMatch(r -> r.isMapped(column) && r.get(column).equals("false"));
+        return rows.stream().anyMatch(r -> r.get(column).equals("false"));
     }
 }

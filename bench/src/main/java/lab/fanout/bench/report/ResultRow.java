@@ -15,10 +15,6 @@ record ResultRow(Map<String, String> columns) {
         columns = Map.copyOf(columns);
     }
 
-    boolean isMapped(String column) {
-        return columns.containsKey(column);
-    }
-
     /** @throws IllegalArgumentException naming the column when the row has no such column */
     String get(String column) {
         String value = columns.get(column);

@@ -1,7 +1,6 @@
 package lab.fanout.bench.report;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -24,13 +23,12 @@ import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Tail;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-import org.apache.commons.csv.CSVRecord;
 
 /**
  * {@code results.csv}: one row per cell and repetition, every knob a column, units in the column names, appended cell
  * by cell: a view of the cells for spreadsheets, never read back into them (results.json is, {@link ResultsJson}).
  * Its columns, computed from the cells ({@link #rows(List)}), are what {@code ./lab compare} and {@code verdicts}
- * match and pool; {@link #rows(Path)} reads a CSV as written only where no results.json stands beside it.
+ * match and pool.
  */
 public final class ResultsCsv {
 
@@ -206,40 +204,6 @@ public final class ResultsCsv {
             }
         }
         return rows;
-    }
-
-    /**
-     * @param result a results folder of ./lab bench (holding results.csv) or such a CSV
-     * @return its rows as the file holds them, in file order (the columns it lacks not mapped)
-     * @throws IllegalArgumentException as {@link #records}
-     */
-    static List<ResultRow> rows(Path result) {
-        return records(result).stream().map(r -> new ResultRow(r.toMap())).toList();
-    }
-
-    /**
-     * @param result a results folder of ./lab bench (holding results.csv) or such a CSV
-     * @return its rows, in file order
-     * @throws IllegalArgumentException when the file is missing or is not a results.csv
-     * @throws UncheckedIOException     when it cannot be read
-     */
-    private static List<CSVRecord> records(Path result) {
-        Path csv = Files.isDirectory(result) ? result.resolve("results.csv") : result;
-        if (!Files.isRegularFile(csv)) {
-            throw new IllegalArgumentException(csv + " does not exist: give a results folder of ./lab bench (it holds"
-                    + " results.csv) or such a CSV");
-        }
-        try (Reader in = Files.newBufferedReader(csv)) {
-            List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in)
-                    .getRecords();
-            if (rows.stream().anyMatch(row -> !row.isMapped("throughput_req_per_s") || !row.isMapped("p99_ms"))) {
-                throw new IllegalArgumentException(csv + " is not a results.csv of ./lab bench (no "
-                        + "throughput_req_per_s or p99_ms column)");
-            }
-            return rows;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + csv + ": " + e.getMessage(), e);
-        }
     }
 
     private static void col(String name, Function<Row, Object> value) {

@@ -90,25 +90,25 @@ public final class ResultsJson {
      */
     public static List<CellResult> cells(Path result) {
         Path json = beside(result);
-        if (!Files.isRegularFile(json) && Files.exists(result)) {
-            throw new IllegalArgumentException(result + " has no " + json.getFileName() + " beside it: ./lab report,"
-                    + " charts, compare and verdicts read a result's results.json (./lab bench writes it since"
-                    + " 2026-12-07; a results.csv alone is not read back): give a results folder of ./lab bench or a"
-                    + " committed NAME.json");
+        if (!Files.isRegularFile(json)) {
+            throw new IllegalArgumentException(Files.exists(result) ? result + " has no " + json.getFileName()
+                    + " beside it: ./lab report, charts, compare and verdicts read a result's results.json (./lab"
+                    + " bench writes it since 2026-12-07; a results.csv alone is not read back): give a results"
+                    + " folder of ./lab bench or a committed NAME.json"
+                    : result + " does not exist: give a results folder of ./lab bench (it holds " + FILE
+                    + ") or a committed NAME.json");
         }
         return read(json).cells();
     }
 
     /**
-     * The rows {@code ./lab compare} and {@code ./lab verdicts} read: where a results.json stands beside the CSV, its
-     * cells ({@link #cells}: every figure as measured) through results.csv's own columns ({@link ResultsCsv#rows});
-     * else the CSV's rows as written (a committed result from before results.json, or a test's few columns).
-     *
-     * @param result a results folder of ./lab bench or a results CSV
+     * @return the rows {@code ./lab compare} and {@code ./lab verdicts} read: the result's cells ({@link #cells}:
+     *         every figure as measured) through results.csv's own columns ({@link ResultsCsv#rows})
+     * @param result a results folder of ./lab bench, a committed NAME.json or the NAME.csv beside it
      * @throws IllegalArgumentException as {@link #cells}
      */
     static List<ResultRow> rows(Path result) {
-        return Files.isRegularFile(beside(result)) ? ResultsCsv.rows(cells(result)) : ResultsCsv.rows(result);
+        return ResultsCsv.rows(cells(result));
     }
 
     /** @return the results.json of a results folder, or {@code NAME.json} for {@code NAME.json|csv|md} */

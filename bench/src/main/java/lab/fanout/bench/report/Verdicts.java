@@ -197,7 +197,7 @@ public final class Verdicts {
             for (ResultRow row : ResultsJson.rows(result)) {
                 Map<String, String> knobs = new LinkedHashMap<>();
                 Comparison.KEY.stream().filter(k -> !k.equals("strategy") && !k.equals("profile")
-                        && row.isMapped(k) && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
+                        && !row.get(k).isEmpty()).forEach(k -> knobs.put(k, row.get(k)));
                 rows.add(Map.entry(new Row(row, source), knobs));
             }
         }
@@ -223,8 +223,8 @@ public final class Verdicts {
             List<List<Double>> runs = Comparison.forkRuns(rows, Row::fork, r -> figure.value().applyAsDouble(r.csv()));
             if (!runs.isEmpty()) {
                 List<ResultRow> csv = rows.stream().map(Row::csv).toList();
-                entries.add(new Entry(approach, runs, csv.stream().anyMatch(r -> r.isMapped("warmup_settled")
-                        && r.get("warmup_settled").equals("false")) ? "warm-up capped" : Comparison.unfit(csv)));
+                entries.add(new Entry(approach, runs, csv.stream().anyMatch(r -> r.get("warmup_settled")
+                        .equals("false")) ? "warm-up capped" : Comparison.unfit(csv)));
             }
         });
         return entries;

@@ -63,7 +63,7 @@ public final class Environment {
                 null), gitCommit(repo));
     }
 
-    /** @return results.md's machine line of a sitting recorded earlier, as {@link #summary(Path)} writes it */
+    /** @return results.md's machine line of a sitting, live or recorded ({@link #summary(Path)}: the machine now) */
     public static String summary(RunResult.Machine m, String commit) {
         return String.format(Locale.ROOT, "Machine: %s, %d cores, %s RAM, %s; JDK %s; git %s", m.cpuModel(), m.cores(),
                 m.memory(), m.os(), m.jdk(), commit);

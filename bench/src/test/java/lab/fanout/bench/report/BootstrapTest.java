@@ -1,12 +1,13 @@
 package lab.fanout.bench.report;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import lab.fanout.bench.model.TestCells;
+import lab.fanout.bench.model.TestCells.Rep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -61,19 +62,16 @@ class BootstrapTest {
     }
 
     @Test
-    void compareShowsTheRatioAndItsWordBesideP() throws IOException {
-        StringBuilder a = new StringBuilder("block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork\n");
-        StringBuilder b = new StringBuilder(a);
+    void compareShowsTheRatioAndItsWordBesideP() {
+        TestCells a = TestCells.cell("scopeFork", "virtual");
+        TestCells b = TestCells.cell("scopeFork", "virtual");
         for (int fork = 1; fork <= 5; fork++) {
             for (int rep = 0; rep < 3; rep++) {
-                a.append("quick,scopeFork,virtual,100,").append(100 + fork + rep).append(",300,").append(fork)
-                        .append('\n');
-                b.append("quick,scopeFork,virtual,100,").append(120 + fork + rep).append(",300,").append(fork)
-                        .append('\n');
+                a.rep(Rep.of(fork, 100 + fork + rep).p99(300));
+                b.rep(Rep.of(fork, 120 + fork + rep).p99(300));
             }
         }
-        String md = Comparison.render(Files.writeString(dir.resolve("a.csv"), a),
-                Files.writeString(dir.resolve("b.csv"), b));
+        String md = Comparison.render(TestCells.write(dir, "a", a), TestCells.write(dir, "b", b));
 
         assertThat(md).contains("| B ÷ A [95 % bootstrap CI] verdict |")
                 .containsPattern("\\| req/s \\|.*\\| 0\\.008 \\| 1\\.19\\d \\[1\\.1\\d\\d, 1\\.2\\d\\d\\]"

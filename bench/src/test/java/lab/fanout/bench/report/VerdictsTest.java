@@ -1,12 +1,15 @@
 package lab.fanout.bench.report;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import lab.fanout.bench.model.TestCells;
+import lab.fanout.bench.model.TestCells.Rep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,24 +17,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@link Verdicts} on synthetic results with known answers (req/s only: the other figures are left empty). */
 class VerdictsTest {
 
-    private static final String HEADER = "block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,fork,"
-            + "warmup_settled\n";
-
     @TempDir
     Path dir;
 
     @Test
     void aClearWinnerIsNamedWithItsLeadOverTheRunnerUp() throws IOException {
         // 5 forks each, no overlap: the exact two-sided p is 2 ÷ C(10, 5) = 0.0079
-        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204)
-                + forks(100, "reactive", "virtual", 100, 101, 102, 103, 104)
-                + forks(100, "sequential", "virtual", 50, 51, 52, 53, 54))));
+        String md = Verdicts.render(List.of(write("r", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204),
+                forks(100, "reactive", "virtual", 100, 101, 102, 103, 104),
+                forks(100, "sequential", "virtual", 50, 51, 52, 53, 54))));
 
         assertThat(md).contains("| scenario | req/s |")
                 .contains("| quick | **scopeFork · virtual** +98.0 % vs reactive · virtual (p 0.008); 1.980 [")
                 .contains("] decided |")
                 .contains("Benjamini-Hochberg over the 1 tests at q = 0.05")
-                .contains("Every scenario: concurrency=100.");
+                .contains("Every scenario: tomcat_threads_max=200, pool_max_total=500, concurrency=100,"
+                        + " latency_ms=200.");
     }
 
     /**
@@ -39,18 +40,16 @@ class VerdictsTest {
      * the same work: it contests req/s (its goodput), and the p99 goes to the best of those that answered.
      */
     @Test
-    void anApproachThatShedsContestsGoodputOnly() throws IOException {
-        StringBuilder rows = new StringBuilder("block,strategy,profile,concurrency,throughput_req_per_s,p99_ms,"
-                + "answered,errors,fork,warmup_settled\n");
+    void anApproachThatShedsContestsGoodputOnly() {
+        TestCells bounded = TestCells.cell("boundedPool", "virtual").block("scale").clients(200);
+        TestCells scope = TestCells.cell("scopeFork", "virtual").block("scale").clients(200);
+        TestCells reactive = TestCells.cell("reactive", "virtual").block("scale").clients(200);
         for (int fork = 1; fork <= 5; fork++) {
-            rows.append(String.format(java.util.Locale.ROOT, "scale,completableFutureWithBoundedPool,virtual,200,%d,"
-                    + "%d,1000,800,%d,true%n", 320 + fork, 40 + fork, fork));
-            rows.append(String.format(java.util.Locale.ROOT, "scale,scopeFork,virtual,200,%d,%d,1000,0,%d,true%n",
-                    900 + fork, 280 + fork, fork));
-            rows.append(String.format(java.util.Locale.ROOT, "scale,reactive,virtual,200,%d,%d,1000,5,%d,true%n",
-                    800 + fork, 380 + fork, fork));
+            bounded.rep(Rep.of(fork, 320 + fork).p99(40 + fork).errors(0.8));   // 80 % answered 503 at once
+            scope.rep(Rep.of(fork, 900 + fork).p99(280 + fork));
+            reactive.rep(Rep.of(fork, 800 + fork).p99(380 + fork).errors(0.005));   // 0.5 %: under the 1 % line
         }
-        String md = Verdicts.render(List.of(Files.writeString(dir.resolve("shed.csv"), rows)));
+        String md = Verdicts.render(List.of(write("shed", bounded, scope, reactive)));
         assertThat(md).contains("| scale | **scopeFork · virtual** +12.5 % vs reactive · virtual (p 0.008); ")
                 .contains(" | **scopeFork · virtual** -26.1 % vs reactive · virtual (p 0.008); ")
                 .contains("contests req/s only");
@@ -59,8 +58,8 @@ class VerdictsTest {
     @Test
     void drawsTheMatrixAsAHeatmap() throws IOException {
         Path png = dir.resolve("verdicts.png");
-        Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204)
-                + forks(100, "reactive", "virtual", 100, 101, 102, 103, 104))), png, Bootstrap.DEFAULT);
+        Verdicts.render(List.of(write("r", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204),
+                forks(100, "reactive", "virtual", 100, 101, 102, 103, 104))), png, Bootstrap.DEFAULT);
 
         var image = javax.imageio.ImageIO.read(png.toFile());
         assertThat(image.getWidth()).as("label column and one figure column").isEqualTo(330 + 330);
@@ -76,17 +75,15 @@ class VerdictsTest {
      */
     @Test
     void thePictureIsColouredByTheBootstrapsWord() throws IOException {
-        StringBuilder rows = new StringBuilder(forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14)
-                + forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6));
-        for (int clients : new int[] {200, 300, 400}) {
-            rows.append(forks(clients, "scopeFork", "virtual", 1, 3, 5, 7, 9))
-                    .append(forks(clients, "reactive", "virtual", 2, 4, 6, 8, 10));
-        }
-        rows.append(forks(500, "scopeFork", "virtual", 100, 100, 100, 100, 100))
-                .append(forks(500, "reactive", "virtual", 100, 100, 100, 100, 100));
+        List<TestCells> cells = new ArrayList<>(List.of(forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14),
+                forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6)));
+        cells.addAll(ties(200, 300, 400));
+        cells.add(forks(500, "scopeFork", "virtual", 100, 100, 100, 100, 100));
+        cells.add(forks(500, "reactive", "virtual", 100, 100, 100, 100, 100));
         Path png = dir.resolve("verdicts.png");
 
-        String md = Verdicts.render(List.of(csv("family.csv", rows.toString())), png, Bootstrap.DEFAULT);
+        String md = Verdicts.render(List.of(write("family", cells.toArray(TestCells[]::new))), png,
+                Bootstrap.DEFAULT);
 
         assertThat(md).contains("| quick concurrency=100 | ~ scopeFork · virtual vs reactive · virtual (p 0.032); ")
                 .containsPattern("concurrency=100 \\| [^|]+\\] decided \\|")
@@ -110,10 +107,9 @@ class VerdictsTest {
     }
 
     @Test
-    void aLeadWithinTheNoiseReadsTilde() throws IOException {
+    void aLeadWithinTheNoiseReadsTilde() {
         // interleaved ranks: the better median, but p = 0.69
-        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 1, 3, 5, 7, 9)
-                + forks(100, "reactive", "virtual", 2, 4, 6, 8, 10))));
+        String md = Verdicts.render(List.of(write("r", ties(100).toArray(TestCells[]::new))));
 
         assertThat(md).contains("| quick | ~ reactive · virtual vs scopeFork · virtual (p 0.690); ")
                 .doesNotContain("**");
@@ -124,38 +120,35 @@ class VerdictsTest {
      * smallest of 5 p-values to be under 0.05 ÷ 5 = 0.01, and it is not.
      */
     @Test
-    void aWinnerLosesItsSignificanceAfterTheCorrection() throws IOException {
-        String close = forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14)
-                + forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6);
-        assertThat(Verdicts.render(List.of(csv("alone.csv", close))))
+    void aWinnerLosesItsSignificanceAfterTheCorrection() {
+        List<TestCells> close = List.of(forks(100, "scopeFork", "virtual", 10, 11, 12, 13, 14),
+                forks(100, "reactive", "virtual", 5, 6, 7, 10.5, 10.6));
+        assertThat(Verdicts.render(List.of(write("alone", close.toArray(TestCells[]::new)))))
                 .contains("| quick | **scopeFork · virtual** +71.4 % vs reactive · virtual"
                         + " (p 0.032); ");
 
-        StringBuilder withTies = new StringBuilder(close);
-        for (int clients : new int[] {200, 300, 400, 500}) {
-            withTies.append(forks(clients, "scopeFork", "virtual", 1, 3, 5, 7, 9))
-                    .append(forks(clients, "reactive", "virtual", 2, 4, 6, 8, 10));
-        }
-        assertThat(Verdicts.render(List.of(csv("family.csv", withTies.toString()))))
+        List<TestCells> withTies = new ArrayList<>(close);
+        withTies.addAll(ties(200, 300, 400, 500));
+        assertThat(Verdicts.render(List.of(write("family", withTies.toArray(TestCells[]::new)))))
                 .contains("| quick concurrency=100 | ~ scopeFork · virtual vs reactive · virtual (p 0.032); ")
                 .doesNotContain("**")
                 .contains("over the 5 tests");
     }
 
     @Test
-    void threeForksEachAreTooFewAndOneForkIsNoSample() throws IOException {
-        String md = Verdicts.render(List.of(csv("r.csv", forks(100, "scopeFork", "virtual", 200, 201, 202)
-                + forks(100, "reactive", "virtual", 100, 101, 102)
-                + forks(200, "scopeFork", "virtual", 200) + forks(200, "reactive", "virtual", 100))));
+    void threeForksEachAreTooFewAndOneForkIsNoSample() {
+        String md = Verdicts.render(List.of(write("r", forks(100, "scopeFork", "virtual", 200, 201, 202),
+                forks(100, "reactive", "virtual", 100, 101, 102),
+                forks(200, "scopeFork", "virtual", 200), forks(200, "reactive", "virtual", 100))));
 
         assertThat(md).contains("| quick concurrency=100 | too few forks (3 + 3) |")
                 .contains("| quick concurrency=200 | too few forks (1 + 1) |");
     }
 
     @Test
-    void resultsOfOneProfileEachJoinIntoOneScenario() throws IOException {
-        Path virtual = csv("virtual.csv", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204));
-        Path platform = csv("platform.csv", forks(100, "scopeFork", "platform", 100, 101, 102, 103, 104));
+    void resultsOfOneProfileEachJoinIntoOneScenario() {
+        Path virtual = write("virtual", forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204));
+        Path platform = write("platform", forks(100, "scopeFork", "platform", 100, 101, 102, 103, 104));
 
         assertThat(Verdicts.render(List.of(virtual, platform)))
                 .contains("| quick | **scopeFork · virtual** +98.0 % vs scopeFork · platform"
@@ -165,11 +158,11 @@ class VerdictsTest {
 
     /** Fork 1 of one run and fork 1 of another are two JVM starts: two runs of 3 forks give 6 + 6 samples. */
     @Test
-    void twoRunsOfTheSamePresetAddTheirForks() throws IOException {
-        Path a = csv("a.csv", forks(100, "scopeFork", "virtual", 200, 201, 202)
-                + forks(100, "reactive", "virtual", 100, 101, 102));
-        Path b = csv("b.csv", forks(100, "scopeFork", "virtual", 203, 204, 205)
-                + forks(100, "reactive", "virtual", 103, 104, 105));
+    void twoRunsOfTheSamePresetAddTheirForks() {
+        Path a = write("a", forks(100, "scopeFork", "virtual", 200, 201, 202),
+                forks(100, "reactive", "virtual", 100, 101, 102));
+        Path b = write("b", forks(100, "scopeFork", "virtual", 203, 204, 205),
+                forks(100, "reactive", "virtual", 103, 104, 105));
 
         assertThat(Verdicts.render(List.of(a, b))).contains("**scopeFork · virtual** +97.6 % vs reactive · virtual"
                 + " (p 0.002)");
@@ -180,57 +173,71 @@ class VerdictsTest {
      * knobs, each of them where the matrix varies Tomcat's threads, which stay apart as before.
      */
     @Test
-    void nettyCellsMeetTomcatCellsAtEachTomcatThreadCount() throws IOException {
-        Path servers = Files.writeString(dir.resolve("servers.csv"), "block,strategy,profile,tomcat_threads_max,"
-                + "concurrency,throughput_req_per_s,p99_ms,fork,warmup_settled\n"
-                + threads(forks(1000, "executor", "platform", 50, 51, 52, 53, 54), "10")
-                + threads(forks(1000, "executor", "platform", 150, 151, 152, 153, 154), "200")
-                + threads(forks(1000, "executor", "virtual", 100, 101, 102, 103, 104), "200")
-                + threads(forks(1000, "executor", "netty", 120, 121, 122, 123, 124), ""));
+    void nettyCellsMeetTomcatCellsAtEachTomcatThreadCount() {
+        Path servers = write("servers",
+                forks(1000, "threadPerTask", "platform", 50, 51, 52, 53, 54).tomcatThreads(10),
+                forks(1000, "threadPerTask", "platform", 150, 151, 152, 153, 154),
+                forks(1000, "threadPerTask", "virtual", 100, 101, 102, 103, 104),
+                forks(1000, "threadPerTask", "netty", 120, 121, 122, 123, 124));
 
+        String approach = "completableFutureWithThreadTaskExecutor · ";
         assertThat(Verdicts.render(List.of(servers)))
-                .contains("| quick tomcat_threads_max=10 | **executor · netty** +134.6 % vs executor · platform")
-                .contains("| quick tomcat_threads_max=200 | **executor · platform** +24.6 % vs executor · netty")
+                .contains("| quick tomcat_threads_max=10 | **" + approach + "netty** +134.6 % vs " + approach
+                        + "platform")
+                .contains("| quick tomcat_threads_max=200 | **" + approach + "platform** +24.6 % vs " + approach
+                        + "netty")
                 .doesNotContain("| quick |");
     }
 
-    /** @return the rows with Tomcat's threads after their profile (the {@link #forks} rows lack that column) */
-    private static String threads(String rows, String tomcatThreads) {
-        return rows.replaceAll("(?m)^(quick,[^,]+,[^,]+),", "$1," + tomcatThreads + ",");
-    }
-
     @Test
-    void aCappedWarmUpGetsNoVerdict() throws IOException {
-        String capped = forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204).replaceFirst(",true\n", ",false\n");
+    void aCappedWarmUpGetsNoVerdict() {
+        TestCells capped = TestCells.cell("scopeFork", "virtual").rep(Rep.of(1, 200).p99(Double.NaN).unsettled());
+        for (int fork = 2; fork <= 5; fork++) {
+            capped.rep(Rep.of(fork, 199 + fork).p99(Double.NaN));
+        }
 
-        assertThat(Verdicts.render(List.of(csv("r.csv", capped + forks(100, "reactive", "virtual", 1, 2, 3, 4, 5)))))
+        assertThat(Verdicts.render(List.of(write("r", capped, forks(100, "reactive", "virtual", 1, 2, 3, 4, 5)))))
                 .contains("| no verdict (warm-up capped) |");
     }
 
     /** Issue 66: a cell whose load side was busy past 85 % measured the load side, maybe not main-service. */
     @Test
-    void aLoadSideBoundCellGetsNoVerdict() throws IOException {
-        String header = HEADER.replace("warmup_settled\n", "warmup_settled,load_side_bound\n");
-        String bound = forks(100, "scopeFork", "virtual", 200, 201, 202, 203, 204).replace(",true\n", ",true,true\n");
-        String fed = forks(100, "reactive", "virtual", 1, 2, 3, 4, 5).replace(",true\n", ",true,false\n");
-        Path rows = Files.writeString(dir.resolve("r.csv"), header + bound + fed);
-        assertThat(Verdicts.render(List.of(rows)))
+    void aLoadSideBoundCellGetsNoVerdict() {
+        assertThat(Verdicts.render(List.of(write("bound", busy("scopeFork", 200, 90), busy("reactive", 1, 20)))))
                 .contains("| no verdict (load side bound: not main-service's figure) |");
-        Files.writeString(rows, header + bound.replace(",true,true\n", ",true,false\n") + fed);
-        assertThat(Verdicts.render(List.of(rows))).doesNotContain("no verdict");
+        assertThat(Verdicts.render(List.of(write("fed", busy("scopeFork", 200, 80), busy("reactive", 1, 20)))))
+                .doesNotContain("no verdict");
     }
 
-    private Path csv(String name, String rows) throws IOException {
-        return Files.writeString(dir.resolve(name), HEADER + rows);
-    }
-
-    /** One row per fork (one repetition each) of a cell, its req/s given, its p99 left empty. */
-    private static String forks(int clients, String strategy, String profile, double... throughput) {
-        StringBuilder rows = new StringBuilder();
-        for (int fork = 1; fork <= throughput.length; fork++) {
-            rows.append("quick,").append(strategy).append(',').append(profile).append(',').append(clients).append(',')
-                    .append(throughput[fork - 1]).append(",,").append(fork).append(",true\n");
+    /** @return five forks from {@code reqPerS} up by 1 req/s each, the load side that busy, % */
+    private static TestCells busy(String strategy, double reqPerS, double loadSidePercent) {
+        TestCells cell = TestCells.cell(strategy, "virtual");
+        for (int fork = 1; fork <= 5; fork++) {
+            cell.rep(Rep.of(fork, reqPerS + fork - 1).p99(Double.NaN).loadSideBusy(loadSidePercent));
         }
-        return rows.toString();
+        return cell;
+    }
+
+    private Path write(String name, TestCells... cells) {
+        return TestCells.write(dir, name, cells);
+    }
+
+    /** A cell of one repetition per fork, its req/s given, its latencies not recorded (its p99 left empty). */
+    private static TestCells forks(int clients, String strategy, String profile, double... reqPerS) {
+        TestCells cell = TestCells.cell(strategy, profile).clients(clients);
+        for (int fork = 1; fork <= reqPerS.length; fork++) {
+            cell.rep(Rep.of(fork, reqPerS[fork - 1]).p99(Double.NaN));
+        }
+        return cell;
+    }
+
+    /** @return the cells of each client count in turn: scopeFork 1, 3, 5, 7, 9 req/s against reactive 2, 4, …, 10 */
+    private static List<TestCells> ties(int... clients) {
+        List<TestCells> cells = new ArrayList<>();
+        for (int c : clients) {
+            cells.add(forks(c, "scopeFork", "virtual", 1, 3, 5, 7, 9));
+            cells.add(forks(c, "reactive", "virtual", 2, 4, 6, 8, 10));
+        }
+        return cells;
     }
 }
