@@ -13,16 +13,13 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Tail;
-import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
-import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
 /**
  * {@code ./lab compare A B}, after Go's benchstat: per cell present in both results and per figure, A's and B's
  * median and confidence interval ({@link Stats#interval}) over their samples (one per fork; with one fork, one per
  * repetition), the change in %, the two-sided p-value of the
- * Mann-Whitney U rank test (commons-statistics-inference), and "~" where the difference is not significant at
- * α = 0.05, or where the samples are too few for any difference to be (two-sided, exact, no ties: the smallest
- * p-value of n and m samples is 2 ÷ C(n + m, n), so 3 against 3 never goes below 0.1 and 4 against 4 is needed).
+ * Mann-Whitney U rank test ({@link RankTest}), and "~" where the difference is not significant at α = 0.05, or where
+ * the samples are too few for any difference to be.
  * A cell whose warm-up ended on its time cap, or whose main-service spent under 80 % of its {@code cpuMs}
  * ({@code cpu_spent} false: it did not measure the work it names), gets no verdict. {@link #renderBy} compares
  * within one result instead: each strategy (or profile) against the first one, cell by cell. A tail cell (a
@@ -33,7 +30,7 @@ import org.apache.commons.statistics.inference.MannWhitneyUTest;
  */
 public final class Comparison {
 
-    public static final double ALPHA = 0.05;
+    public static final double ALPHA = RankTest.ALPHA;
     /** The columns that say which cell a row of results.csv belongs to; a knob a cell has no value for reads "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
             "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
@@ -175,13 +172,11 @@ public final class Comparison {
      *         {@link #ALPHA}
      */
     static String verdict(List<Double> a, List<Double> b) {
-        double smallest = 2 / BinomialCoefficientDouble.value(a.size() + b.size(), a.size());
-        if (smallest >= ALPHA) {
+        if (!RankTest.canReach(a.size(), b.size())) {
             return "~ | too few: n = " + a.size() + " + " + b.size() + " cannot give p < " + ALPHA + ", needs "
-                    + needed() + " + " + needed();
+                    + RankTest.needed() + " + " + RankTest.needed();
         }
-        double p = MannWhitneyUTest.withDefaults().test(array(a), array(b)).getPValue();
-        p = Double.isNaN(p) ? 1 : p;   // every sample the same value on both sides: no difference at all
+        double p = RankTest.p(a, b);
         if (p < ALPHA && Stats.median(a) == 0) {   // no ratio to 0 (a stall's 0 req/s): the change as a difference
             return String.format(Locale.ROOT, "from 0 to %s | %.3f", Fmt.num(Stats.median(b), 1), p);
         }
@@ -198,21 +193,8 @@ public final class Comparison {
         return ratio.text() + (ratio.word().equals("decided") ? ": B " + (faster ? "faster" : "slower") : "");
     }
 
-    /** @return the fewest samples per side for which a two-sided exact test can reach p < {@link #ALPHA} */
-    static int needed() {
-        int n = 1;
-        while (2 / BinomialCoefficientDouble.value(2 * n, n) >= ALPHA) {
-            n++;
-        }
-        return n;
-    }
-
     private static String summary(List<Double> v) {
         return Fmt.estimate(Stats.interval(v), 1) + ", " + v.size();
-    }
-
-    private static double[] array(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     /**

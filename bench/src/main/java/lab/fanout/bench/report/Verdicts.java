@@ -13,8 +13,6 @@ import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
-import org.apache.commons.numbers.combinatorics.BinomialCoefficientDouble;
-import org.apache.commons.statistics.inference.MannWhitneyUTest;
 
 /**
  * {@code ./lab verdicts RESULT...}: which approach (strategy × server profile) wins each scenario (a cell's knobs
@@ -248,13 +246,11 @@ public final class Verdicts {
         if (unfit != null) {
             return new Contest(scenario, figure, ranked, "no verdict (" + unfit + ")", Double.NaN, null);
         }
-        if (2 / BinomialCoefficientDouble.value(first.samples().size() + second.samples().size(),
-                first.samples().size()) >= Comparison.ALPHA) {
+        if (!RankTest.canReach(first.samples().size(), second.samples().size())) {
             return new Contest(scenario, figure, ranked, "too few forks (" + first.samples().size() + " + "
                     + second.samples().size() + ")", Double.NaN, null);
         }
-        double p = MannWhitneyUTest.withDefaults().test(array(first.samples()), array(second.samples())).getPValue();
-        return new Contest(scenario, figure, ranked, null, Double.isNaN(p) ? 1 : p,
+        return new Contest(scenario, figure, ranked, null, RankTest.p(first.samples(), second.samples()),
                 bootstrap.ratio(second.runs(), first.runs()));
     }
 
@@ -323,9 +319,5 @@ public final class Verdicts {
             strategy = parts[0];
         }
         return strategy + ", " + server;
-    }
-
-    private static double[] array(List<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 }

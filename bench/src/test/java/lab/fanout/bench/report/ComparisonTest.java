@@ -45,7 +45,7 @@ class ComparisonTest {
         // even with no overlap: 2 ÷ C(6, 3) = 0.1
         assertThat(Comparison.verdict(List.of(1.0, 2.0, 3.0), List.of(10.0, 11.0, 12.0)))
                 .isEqualTo("~ | too few: n = 3 + 3 cannot give p < 0.05, needs 4 + 4");
-        assertThat(Comparison.needed()).isEqualTo(4);
+        assertThat(RankTest.needed()).isEqualTo(4);
     }
 
     @Test
