@@ -127,7 +127,8 @@ class HarnessSizeTest {
     // lines, which PriorForks parsed (issue 71 item 1, +37), then ResultsCsv.read deleted once docs/results had their
     // NAME.json (-209)
     // 12,443 until ResultsCsv.rows(Path), the last CSV read, went with the tests' CSV fixtures (TestCells; -28)
-    static final int LIMIT = 12_415;
+    // 12,415 until the rank test and its gate had one place (RankTest, issue 71 item 2: +18 of documentation)
+    static final int LIMIT = 12_433;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {
