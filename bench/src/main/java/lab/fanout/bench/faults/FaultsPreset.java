@@ -21,6 +21,7 @@ import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.report.MarkdownTable;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.Poll;
@@ -108,7 +109,7 @@ public final class FaultsPreset {
             }
             for (Scenario scenario : SCENARIOS) {
                 out.println("scenario: " + scenario.title());
-                List<String> rows = new ArrayList<>();
+                List<List<String>> rows = new ArrayList<>();
                 for (Strategy strategy : Strategy.values()) {
                     List<Observation> observations = new ArrayList<>();
                     for (int i = 0; i < REQUESTS_PER_CELL; i++) {
@@ -205,23 +206,27 @@ public final class FaultsPreset {
         return after.sum(name, labels).orElse(0) - before.sum(name, labels).orElse(0);
     }
 
-    static String row(Strategy strategy, List<Observation> o) {
-        return "| " + strategy
-                + " | " + String.join(" ", o.stream().map(x -> String.valueOf(x.status())).distinct().toList())
-                + " | " + ms(o, Observation::timeToAnswerMs) + " | " + mean(o, Observation::callsMade)
-                + " | " + mean(o, Observation::abandoned) + " | " + mean(o, Observation::late)
-                + " | " + mean(o, Observation::wasted) + " | " + mean(o, Observation::inFlightAfter)
-                + " | " + mean(o, Observation::leasedAfter) + " | " + mean(o, Observation::platformThreadsAfter)
-                + " | " + ms(o, Observation::busyAfterMs) + " |";
+    /** @return a strategy's row of {@link #table}: its answers' statuses, then the medians and means */
+    static List<String> row(Strategy strategy, List<Observation> o) {
+        return List.of(strategy.toString(),
+                String.join(" ", o.stream().map(x -> String.valueOf(x.status())).distinct().toList()),
+                ms(o, Observation::timeToAnswerMs), mean(o, Observation::callsMade), mean(o, Observation::abandoned),
+                mean(o, Observation::late), mean(o, Observation::wasted), mean(o, Observation::inFlightAfter),
+                mean(o, Observation::leasedAfter), mean(o, Observation::platformThreadsAfter),
+                ms(o, Observation::busyAfterMs));
     }
 
-    static String table(Scenario scenario, List<String> rows) {
-        return "### " + scenario.title() + "\n\n`" + scenario.query() + "`\n\n"
-                + "| strategy | answer | time to answer (ms, median) | downstream calls made"
-                + " | abandoned by main-service | finished after the budget | wasted (finished after the answer)"
-                + " | calls in flight right after the answer | pooled connections leased right after the answer"
-                + " | platform threads above before | busy after the answer (ms, median) |\n"
-                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + String.join("\n", rows) + "\n";
+    private static final List<String> HEADER = List.of("strategy", "answer", "time to answer (ms, median)",
+            "downstream calls made", "abandoned by main-service", "finished after the budget",
+            "wasted (finished after the answer)", "calls in flight right after the answer",
+            "pooled connections leased right after the answer", "platform threads above before",
+            "busy after the answer (ms, median)");
+
+    static String table(Scenario scenario, List<List<String>> rows) {
+        MarkdownTable table = new MarkdownTable(HEADER, MarkdownTable.align(2, MarkdownTable.DEFAULT,
+                MarkdownTable.RIGHT, HEADER.size()));
+        rows.forEach(table::row);
+        return "### " + scenario.title() + "\n\n`" + scenario.query() + "`\n\n" + table;
     }
 
     private static String document(List<String> tables) {

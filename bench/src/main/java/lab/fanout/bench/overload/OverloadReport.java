@@ -19,6 +19,7 @@ import java.util.function.Function;
 import lab.fanout.bench.model.Stats;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.report.Charts;
+import lab.fanout.bench.report.MarkdownTable;
 import lab.fanout.bench.system.Environment;
 import org.apache.commons.csv.CSVFormat;
 import org.knowm.xchart.AnnotationLine;
@@ -228,12 +229,10 @@ final class OverloadReport {
                         + " within 1.2 × the p99 before it.\n\n");
         for (String profile : rows.stream().map(r -> r.cell().profile()).distinct().toList()) {
             md.append("### ").append(profile.equals("netty") ? "netty: WebFlux on Reactor Netty" : profile
-                    + " request threads").append("\n\n")
-                    .append("| admission | strategy | offered req/s | goodput req/s | of bound | shed | other errors"
-                            + " | p50 admitted ms | p99 admitted ms | p99 shed ms | peak heap after GC MiB | survived"
-                            + " | OOM lines | backlog left | recovery s | CPU busy (others) % |\n"
-                            + "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            byCell(profile).forEach((cell, rs) -> md.append(line(cell, rs)).append('\n'));
+                    + " request threads").append("\n\n");
+            MarkdownTable table = new MarkdownTable(TABLE, ALIGN);
+            byCell(profile).forEach((cell, rs) -> table.row(cells(cell, rs)));
+            md.append(table);
             String chart = chart(profile);
             md.append("\n![").append(profile).append("](").append(chart).append(")\n\n");
         }
@@ -252,27 +251,33 @@ final class OverloadReport {
         return cells;
     }
 
-    static String line(OverloadCell cell, List<Row> rs) {
+    private static final List<String> TABLE = List.of("admission", "strategy", "offered req/s", "goodput req/s",
+            "of bound", "shed", "other errors", "p50 admitted ms", "p99 admitted ms", "p99 shed ms",
+            "peak heap after GC MiB", "survived", "OOM lines", "backlog left", "recovery s", "CPU busy (others) %");
+    /** Text columns (admission, strategy, other errors) left to the renderer, figures right. */
+    private static final List<String> ALIGN = TABLE.stream().map(h -> List.of("admission", "strategy",
+            "other errors").contains(h) ? MarkdownTable.DEFAULT : MarkdownTable.RIGHT).toList();
+
+    /** @return a cell's row of the table: its knobs, then each figure's median over the forks with its interval */
+    static List<String> cells(OverloadCell cell, List<Row> rs) {
         SortedMap<String, Long> kinds = new TreeMap<>();
         rs.forEach(r -> r.outcomes().otherErrors().forEach((k, v) -> kinds.merge(k, v, Long::sum)));
         long survived = rs.stream().filter(Row::survived).count();
         String recovery = !cell.spike() ? "" : rs.stream().anyMatch(r -> r.outcomes().recoverySeconds() == null)
                 ? rs.stream().filter(r -> r.outcomes().recoverySeconds() != null).count() + "/" + rs.size()
                         + " within 30 s" : estimate(rs, r -> r.outcomes().recoverySeconds(), "%.0f");
-        return "| " + cell.mode() + " | " + cell.strategy().proseName() + " | " + cell.shape() + " "
-                + fixed(cell.offeredPerSecond()) + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond(), "%.1f")
-                + " | " + estimate(rs, r -> r.outcomes().goodputPerSecond() / cell.bound() * 100, "%.0f") + " %"
-                + " | " + estimate(rs, r -> 100 * r.shedShare(), "%.0f") + " %"
-                + " | " + estimate(rs, r -> 100 * r.otherShare(), "%.0f") + " %" + (kinds.isEmpty() ? "" : " "
-                + kinds.toString().replace("=", " ").replace("{", "(").replace("}", ")"))
-                + " | " + estimate(rs, r -> r.outcomes().p50OkMs(), "%.0f")
-                + " | " + estimate(rs, r -> r.outcomes().p99OkMs(), "%.0f")
-                + " | " + estimate(rs, r -> r.outcomes().p99ShedMs(), "%.0f")
-                + " | " + estimate(rs, Row::peakHeapMiB, "%.0f")
-                + " | " + survived + "/" + rs.size() + " | " + rs.stream().mapToInt(Row::oomErrors).sum()
-                + " | " + rs.stream().filter(r -> r.survived() && !r.drained()).count() + "/" + rs.size()
-                + " | " + recovery + " | " + estimate(rs, Row::busyPercent, "%.0f") + " ("
-                + estimate(rs, Row::othersPercent, "%.0f") + ") |";
+        return List.of(cell.mode(), cell.strategy().proseName(),
+                cell.shape() + " " + fixed(cell.offeredPerSecond()),
+                estimate(rs, r -> r.outcomes().goodputPerSecond(), "%.1f"),
+                estimate(rs, r -> r.outcomes().goodputPerSecond() / cell.bound() * 100, "%.0f") + " %",
+                estimate(rs, r -> 100 * r.shedShare(), "%.0f") + " %",
+                estimate(rs, r -> 100 * r.otherShare(), "%.0f") + " %" + (kinds.isEmpty() ? "" : " "
+                        + kinds.toString().replace("=", " ").replace("{", "(").replace("}", ")")),
+                estimate(rs, r -> r.outcomes().p50OkMs(), "%.0f"), estimate(rs, r -> r.outcomes().p99OkMs(), "%.0f"),
+                estimate(rs, r -> r.outcomes().p99ShedMs(), "%.0f"), estimate(rs, Row::peakHeapMiB, "%.0f"),
+                survived + "/" + rs.size(), String.valueOf(rs.stream().mapToInt(Row::oomErrors).sum()),
+                rs.stream().filter(r -> r.survived() && !r.drained()).count() + "/" + rs.size(), recovery,
+                estimate(rs, Row::busyPercent, "%.0f") + " (" + estimate(rs, Row::othersPercent, "%.0f") + ")");
     }
 
     /** @return the median over the rows, with its interval where it has a width: {@code 48.1 (47.0–49.3)} */

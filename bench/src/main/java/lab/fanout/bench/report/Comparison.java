@@ -48,9 +48,12 @@ public final class Comparison {
     /** {@code --by hedge}: the query's hedgeAfterMs, "none" without it; the cell is the rest of the query. */
     private static final String HEDGE = "hedge";
 
-    private static final String HEADER = "| cell | figure | A: median (CI · its confidence), n | B: median (CI · its"
-            + " confidence), n | change | p (Mann-Whitney U) | B ÷ A [95 % bootstrap CI] verdict |"
-            + "\n|:---|:---|---:|---:|---:|---:|---:|\n";
+    private static MarkdownTable table() {
+        return new MarkdownTable(HEADER, MarkdownTable.align(2, MarkdownTable.LEFT, MarkdownTable.RIGHT, 7));
+    }
+
+    private static final List<String> HEADER = List.of("cell", "figure", "A: median (CI · its confidence), n",
+            "B: median (CI · its confidence), n", "change", "p (Mann-Whitney U)", "B ÷ A [95 % bootstrap CI] verdict");
 
     /**
      * A cell's samples per figure column, and why it gets no verdict: {@code null} when every warm-up settled and
@@ -80,7 +83,7 @@ public final class Comparison {
             throw new IllegalArgumentException("no cell is in both " + a + " and " + b
                     + " (a cell is its block, strategy, profile and knobs)");
         }
-        StringBuilder md = new StringBuilder(HEADER);
+        MarkdownTable md = table();
         both.forEach(cell -> rows(md, cell, left.get(cell), right.get(cell), bootstrap));
         return md.toString();
     }
@@ -115,7 +118,7 @@ public final class Comparison {
             String[] cellAndValue = key.split("\t");
             byValue.computeIfAbsent(cellAndValue[0], k -> new LinkedHashMap<>()).put(cellAndValue[1], samples);
         });
-        StringBuilder md = new StringBuilder(HEADER);
+        MarkdownTable md = table();
         byValue.forEach((cell, values) -> {
             String baseline = values.keySet().iterator().next();
             values.forEach((value, samples) -> {
@@ -124,7 +127,7 @@ public final class Comparison {
                 }
             });
         });
-        if (md.length() == HEADER.length()) {
+        if (md.isEmpty()) {
             throw new IllegalArgumentException(result + " has no cell (" + others + ") with two "
                     + (knob.equals("strategy") ? "strategies" : hedge ? "hedgeAfterMs (none is one)" : knob + "s"));
         }
@@ -147,23 +150,20 @@ public final class Comparison {
         return row.get("query");
     }
 
-    private static void rows(StringBuilder md, String cell, Samples a, Samples b, Bootstrap bootstrap) {
+    private static void rows(MarkdownTable md, String cell, Samples a, Samples b, Bootstrap bootstrap) {
         for (String figure : FIGURES.keySet()) {
-            if (a.figures().get(figure).isEmpty() || b.figures().get(figure).isEmpty()) {
-                continue;   // a slow share outside a tail cell, or in a CSV older than its slow_answers
+            List<Double> left = a.figures().get(figure);
+            List<Double> right = b.figures().get(figure);
+            if (left.isEmpty() || right.isEmpty()) {
+                continue;   // a slow share outside a tail cell
             }
             String unfit = a.unfit() != null ? a.unfit() : b.unfit();
-            md.append(unfit == null ? row(cell, FIGURES.get(figure), a.figures().get(figure), b.figures().get(figure),
-                    ratio(figure, bootstrap.ratio(a.runs().get(figure), b.runs().get(figure))))
-                    : String.format(Locale.ROOT, "| %s | %s | %s | %s | ⚠ %s | no verdict | |%n", cell,
-                            FIGURES.get(figure), summary(a.figures().get(figure)), summary(b.figures().get(figure)),
-                            unfit));
+            // verdict's "change | p" are two columns
+            List<String> verdict = unfit == null ? List.of(verdict(left, right).split(" \\| ", 2))
+                    : List.of("⚠ " + unfit, "no verdict");
+            md.row(List.of(cell, FIGURES.get(figure), summary(left), summary(right), verdict.get(0), verdict.get(1),
+                    unfit == null ? ratio(figure, bootstrap.ratio(a.runs().get(figure), b.runs().get(figure))) : ""));
         }
-    }
-
-    static String row(String cell, String figure, List<Double> a, List<Double> b, String ratio) {
-        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", cell, figure, summary(a), summary(b),
-                verdict(a, b), ratio);
     }
 
     /**

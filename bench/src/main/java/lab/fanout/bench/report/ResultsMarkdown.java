@@ -285,15 +285,11 @@ public final class ResultsMarkdown {
     }
 
     private static void table(StringBuilder md, String profile, List<CellResult> rows, List<Column> columns) {
-        md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n| ")
-                .append(columns.stream().map(Column::header).collect(Collectors.joining(" | "))).append(" |\n|");
-        columns.forEach(col -> md.append(col.header.equals(STRATEGY) || col.header.equals("Executor")
-                ? ":---|" : "---:|"));
-        md.append('\n');
-        for (CellResult r : rows) {
-            md.append("| ").append(columns.stream().map(col -> Objects.toString(col.value.apply(r)))
-                    .collect(Collectors.joining(" | "))).append(" |\n");
-        }
+        MarkdownTable table = new MarkdownTable(columns.stream().map(Column::header).toList(), columns.stream()
+                .map(col -> col.header.equals(STRATEGY) || col.header.equals("Executor") ? MarkdownTable.LEFT
+                        : MarkdownTable.RIGHT).toList());
+        rows.forEach(r -> table.row(columns.stream().map(col -> Objects.toString(col.value.apply(r))).toList()));
+        md.append("\n**Spring Boot Profile : ").append(profile).append("**\n\n").append(table);
         if (rows.stream().anyMatch(r -> r.cpuSecondsPerRequest() == null)) {
             md.append("\n").append(CPU_UNKNOWN).append('\n');
         }

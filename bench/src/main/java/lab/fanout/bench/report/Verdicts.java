@@ -3,6 +3,7 @@ package lab.fanout.bench.report;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,14 +108,15 @@ public final class Verdicts {
         Map<String, Map<Figure, Cell>> cells = new LinkedHashMap<>();
         contests.forEach(c -> cells.computeIfAbsent(c.scenario(), k -> new LinkedHashMap<>())
                 .put(c.figure(), cell(c, significant.getOrDefault(c, false))));
-        StringBuilder md = new StringBuilder("| scenario | " + figures.stream().map(Figure::label)
-                .collect(Collectors.joining(" | ")) + " |\n|:---|" + ":---|".repeat(figures.size()) + "\n");
+        List<String> header = new ArrayList<>(List.of("scenario"));
+        figures.forEach(f -> header.add(f.label()));
+        MarkdownTable table = new MarkdownTable(header, Collections.nCopies(header.size(), MarkdownTable.LEFT));
         cells.forEach((scenario, row) -> {
-            md.append("| ").append(scenario).append(" |");
-            figures.forEach(figure -> md.append(' ').append(row.containsKey(figure) ? row.get(figure).text() : "")
-                    .append(" |"));
-            md.append('\n');
+            List<String> line = new ArrayList<>(List.of(scenario));
+            figures.forEach(figure -> line.add(row.containsKey(figure) ? row.get(figure).text() : ""));
+            table.row(line);
         });
+        StringBuilder md = new StringBuilder(table.toString());
         long tested = contests.stream().filter(c -> !Double.isNaN(c.p())).count();
         md.append(footnote(tested, bootstrap));
         String every = common.entrySet().stream().map(k -> k.getKey() + "=" + k.getValue())

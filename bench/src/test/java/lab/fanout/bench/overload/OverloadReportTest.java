@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import lab.fanout.bench.model.Strategy;
+import lab.fanout.bench.report.MarkdownTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,7 @@ class OverloadReportTest {
 
     @Test
     void aLineGivesMediansWithTheirIntervalAndCountsTheForksThatDied() {
-        String line = OverloadReport.line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0),
+        String line = line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0),
                 row(3, 20, false, 1)));
         assertThat(line)
                 .startsWith("| off | virtual-thread executor | 10x 500.0 | 20.0 (10.0–30.0) | 40 (20–60) % | 0 % |")
@@ -77,8 +78,8 @@ class OverloadReportTest {
         assertThat(back.drained()).isFalse();
         assertThat(back.othersPercent()).isNull();
         assertThat(read.get(1).cell()).isEqualTo(TEN_TIMES);
-        assertThat(OverloadReport.line(TEN_TIMES, read.subList(1, 3)))
-                .isEqualTo(OverloadReport.line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0))));
+        assertThat(line(TEN_TIMES, read.subList(1, 3)))
+                .isEqualTo(line(TEN_TIMES, List.of(row(1, 10, false, 1), row(2, 30, true, 0))));
     }
 
     @Test
@@ -86,5 +87,9 @@ class OverloadReportTest {
         Files.writeString(dir.resolve(OverloadReport.CSV), "fork,profile,goodput\n1,virtual,10\n");
         assertThatThrownBy(() -> new OverloadReport(dir, Path.of("."))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("choose another --out");
+    }
+
+    private static String line(OverloadCell cell, List<OverloadReport.Row> rows) {
+        return MarkdownTable.line(OverloadReport.cells(cell, rows));
     }
 }
