@@ -128,7 +128,9 @@ class HarnessSizeTest {
     // NAME.json (-209)
     // 12,443 until ResultsCsv.rows(Path), the last CSV read, went with the tests' CSV fixtures (TestCells; -28)
     // 12,415 until the rank test and its gate had one place (RankTest, issue 71 item 2: +18 of documentation)
-    static final int LIMIT = 12_433;
+    // 12,433 until Cell.custom(), a builder with named defaults in place of four telescoping constructors (issue 71
+    // item 2: +103, a setter per knob)
+    static final int LIMIT = 12_536;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

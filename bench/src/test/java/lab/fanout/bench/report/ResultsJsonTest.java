@@ -118,8 +118,8 @@ class ResultsJsonTest {
 
     /** A closed-loop cell in two forks of three repetitions, every figure present. */
     private static CellResult closedLoop() {
-        Cell cell = new Cell("quick", Strategy.SCOPE_FORK, "platform", 200, 500, null, null, List.of("-Dx=1"),
-                List.of(), 100, 200, "width=3", null, 1000, null, 5, 3, 20);
+        Cell cell = Cell.custom().block("quick").profile("platform").tomcatThreads(200).poolSize(500)
+                .jvmOptions(List.of("-Dx=1")).query("width=3").requests(1000).build();
         Deployment d = new Deployment("platform", false, 200, 500, 500, 2, 2, 200,
                 new Deployment.Jvm(2, 256, 1, List.of("G1 Young Generation"), 2_000_000_000L, List.of("-Dx=1")), null,
                 null);
@@ -139,8 +139,9 @@ class ResultsJsonTest {
 
     /** An open-model cell at latency 0 (nothing bounds it), its latency from the due time and from the send. */
     private static CellResult openModel() {
-        Cell cell = new Cell("open", Strategy.REACTIVE, "netty", null, 500, 20, "r2dbc", List.of(), List.of("-Xmx1g"),
-                20, 0, "", 300.0, null, 10, 5, 1, 20);
+        Cell cell = Cell.custom().block("open").strategy(Strategy.REACTIVE).profile("netty").poolSize(500).dbPool(20)
+                .ordersStore("r2dbc").ordersJvmOptions(List.of("-Xmx1g")).concurrency(20).latencyMs(0)
+                .ratePerSecond(300.0).repetitions(1).build();
         Deployment d = new Deployment("netty", true, null, 500, 500, 2, 2, 0).withDbPool(20);
         Load load = new Load(URI.create("http://127.0.0.1:1/orders?concurrency=reactive"), 20, null, 10, 300.0, 20);
         Random random = new Random(300);
