@@ -130,7 +130,9 @@ class HarnessSizeTest {
     // 12,415 until the rank test and its gate had one place (RankTest, issue 71 item 2: +18 of documentation)
     // 12,433 until Cell.custom(), a builder with named defaults in place of four telescoping constructors (issue 71
     // item 2: +103, a setter per knob)
-    static final int LIMIT = 12_536;
+    // 12,536 until Bound.littlesLaw(), a builder with named inputs in place of Bound.of's nine positional ones, with
+    // the db-pool, bounded-pool and pinned-carrier ceilings as its knobs (issue 71 item 2: +99)
+    static final int LIMIT = 12_635;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

@@ -37,7 +37,8 @@ class OpenVsClosedTest {
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), clients, 2000, null, null, 20);
         DriverRun run = new DriverRun(2000, 2000, Math.round(rps * 10), new TreeMap<>(), 10.0,
                 histogram(200_000, p99Micros));
-        return result(index, cell, load, run, Bound.of(cell.strategy(), false, clients, 40, 2000, 2000, 200, 1, null));
+        return result(index, cell, load, run, Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false)
+                .clients(clients).tomcatThreads(40).pool(2000).latencyMs(200).build());
     }
 
     /** An open-model cell: latency from the due time, a queue past the bound. */
@@ -51,7 +52,8 @@ class OpenVsClosedTest {
                 ? new TreeMap<>(Map.of("transport", requested - answered)) : new TreeMap<>(),
                 10.0, histogram(210_000, p99Micros), rate, histogram(205_000, 260_000));
         return result(index, cell, load, run,
-                Bound.of(cell.strategy(), false, Integer.MAX_VALUE, 40, 2000, 2000, 200, 1, rate));
+                Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false).clients(Integer.MAX_VALUE)
+                        .tomcatThreads(40).pool(2000).latencyMs(200).ratePerSecond(rate).build());
     }
 
     static Histogram histogram(long p50Micros, long p99Micros) {

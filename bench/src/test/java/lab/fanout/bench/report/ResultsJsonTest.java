@@ -133,7 +133,8 @@ class ResultsJsonTest {
                         new Memory.Snapshot(50, 1, 0.5, null, null)),
                 97.5, 1.25, Map.of(ServiceDefaults.MAIN, 0.75, Repetition.DRIVER, 0.125), i <= 3 ? 1 : 2, i != 5))
                 .toList();
-        Bound littles = Bound.of(cell.strategy(), false, 100, 200, 500, 500, 200, 2, null);
+        Bound littles = Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false).clients(100).latencyMs(200)
+                .parallelism(2).build();
         return new CellResult(1, cell, d, littles, reps, Map.of(1, 80e6, 2, 81.5e6), "hey -n 1000 -c 100 'x'");
     }
 
@@ -148,7 +149,8 @@ class ResultsJsonTest {
         Repetition rep = new Repetition(1, load, new DriverRun(3000, 2990, 2990, new TreeMap<>(), 10.0,
                 latencies(random, 5_000, 2990), 300.0, latencies(random, 4_000, 2990)),
                 new ServerFigures(null, 30.0, null, null, 1.5, 10, null, Memory.NONE, null, 4.0), null, null, Map.of());
-        Bound none = Bound.of(cell.strategy(), true, 20, null, 500, 500, 0, 2, 300.0);
+        Bound none = Bound.littlesLaw().strategy(cell.strategy()).clients(20).tomcatThreads(null).latencyMs(0)
+                .parallelism(2).ratePerSecond(300.0).build();
         return new CellResult(2, cell, d, none, List.of(rep), Map.of(), "vegeta attack -rate 300");
     }
 
