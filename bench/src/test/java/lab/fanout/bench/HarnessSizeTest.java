@@ -132,7 +132,9 @@ class HarnessSizeTest {
     // item 2: +103, a setter per knob)
     // 12,536 until Bound.littlesLaw(), a builder with named inputs in place of Bound.of's nine positional ones, with
     // the db-pool, bounded-pool and pinned-carrier ceilings as its knobs (issue 71 item 2: +99)
-    static final int LIMIT = 12_635;
+    // 12,635 until LaunchSpec.custom(repo) and spec.toBuilder(), a builder with named defaults in place of its two
+    // telescoping constructors and eight with-methods (issue 71 item 2: +60)
+    static final int LIMIT = 12_695;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

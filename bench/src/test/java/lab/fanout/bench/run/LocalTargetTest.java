@@ -28,7 +28,7 @@ class LocalTargetTest {
     /** A block's mainCpus places main-service per cell, over the run's --main-cpus, and a new value restarts all. */
     @Test
     void aCellsPlacementWinsOverTheRunsAndRestartsTheServices() {
-        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withCpus(CpuPlacement.parse("1", 2));
+        LaunchSpec base = LaunchSpec.custom(Path.of("/tmp/run")).cpus(CpuPlacement.parse("1", 2)).build();
         Cell quota = cell(Strategy.SCOPE_FORK, null).toBuilder().mainCpus("0.5").build();
         assertThat(LocalTarget.spec(base, quota).cpus()).isEqualTo(CpuPlacement.parse("0.5", 2));
         assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, null)).cpus()).isEqualTo(base.cpus());
@@ -37,7 +37,8 @@ class LocalTargetTest {
 
     @Test
     void aDbPoolRunsOrdersServiceOnPostgresWithItsDataBesideTheLogs() {
-        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withFreePorts(true, Path.of("/tmp/run/logs"));
+        LaunchSpec base = LaunchSpec.custom(Path.of("/tmp/run")).freePorts(true)
+                .logDir(Path.of("/tmp/run/logs")).build();
         assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, 5)).extraDownstreamProperties()).isEqualTo(Map.of(
                 "orders.store", "postgres", "orders.db.pool-size", "5", "orders.db.connection-timeout", "10s",
                 "orders.db.data-dir", "/tmp/run/orders-db"));
