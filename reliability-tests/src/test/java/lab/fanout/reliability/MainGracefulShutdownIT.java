@@ -62,8 +62,7 @@ class MainGracefulShutdownIT {
     void restartMain() {
         LocalSystem system = RunningServices.get();
         var spec = system.spec();
-        system.apply(spec.withKnobs(spec.profile(), spec.tomcatThreads() == null ? 200 : null, spec.poolSize(),
-                spec.latencyMs()));
+        system.apply(spec.toBuilder().tomcatThreads(spec.tomcatThreads() == null ? 200 : null).build());
     }
 
     private static boolean refused(int port) {

@@ -48,11 +48,11 @@ class OrdersPostgresStoreIT {
         database = RestartablePostgres.start("orders-db-it");
         Path repo = RunningServices.REPO;
         // the properties go to the three downstreams; products- and accounts-service have no orders.* and ignore them
-        postgresSystem = LocalSystem.start(new LaunchSpec(repo, "virtual", null, null, null, true,
-                repo.resolve("reliability-tests/target/service-logs-postgres"), Map.of(),
-                Map.of("orders.store", "postgres",
+        postgresSystem = LocalSystem.start(LaunchSpec.custom(repo).freePorts(true)
+                .logDir(repo.resolve("reliability-tests/target/service-logs-postgres"))
+                .extraDownstreamProperties(Map.of("orders.store", "postgres",
                         "orders.db.url", database.jdbcUrl(),
-                        "orders.db.connection-timeout", "1s"), List.of()));
+                        "orders.db.connection-timeout", "1s")).build());
     }
 
     @AfterAll

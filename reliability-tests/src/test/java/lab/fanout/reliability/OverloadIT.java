@@ -72,9 +72,9 @@ class OverloadIT {
     @BeforeAll
     static void start() {
         requireHey();
-        system = LocalSystem.start(LaunchSpec.defaults(RunningServices.REPO)
-                .withFreePorts(true, RunningServices.REPO.resolve("reliability-tests/target/overload-logs"))
-                .withKnobs("virtual", null, 30_000, 2000).withMainJvmArgs(heap()));
+        system = LocalSystem.start(LaunchSpec.custom(RunningServices.REPO).freePorts(true)
+                .logDir(RunningServices.REPO.resolve("reliability-tests/target/overload-logs")).poolSize(30_000)
+                .latencyMs(2000).mainJvmArgs(heap()).build());
     }
 
     @AfterAll
@@ -88,7 +88,7 @@ class OverloadIT {
     void withAdmissionABurstPastTheHeapIsShedAndMainServiceKeepsServing() throws Exception {
         List<String> adaptive = new ArrayList<>(heap());
         adaptive.add("-Dfanout.admission.mode=adaptive");
-        system.apply(system.spec().withMainJvmArgs(adaptive));
+        system.apply(system.spec().toBuilder().mainJvmArgs(adaptive).build());
         URI management = system.mainManagementUrl();
         int limit = 409;   // the ceiling of the heap: the adaptive limit's top
         AtomicInteger peak = new AtomicInteger();
@@ -135,7 +135,7 @@ class OverloadIT {
     void withoutAdmissionTheSameBurstEndsTheJvmWithAnOutOfMemoryError() throws Exception {
         List<String> off = new ArrayList<>(heap());
         off.add("-Dfanout.admission.mode=off");
-        system.apply(system.spec().withMainJvmArgs(off));
+        system.apply(system.spec().toBuilder().mainJvmArgs(off).build());
         long pid = system.pids().get(ServiceDefaults.MAIN);
 
         Hey.run(system.mainBaseUrl().resolve(QUERY), CLIENTS, REQUESTS);

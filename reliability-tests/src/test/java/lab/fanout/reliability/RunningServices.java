@@ -37,7 +37,8 @@ final class RunningServices {
     }
 
     static LaunchSpec spec() {
-        return LaunchSpec.defaults(REPO).withFreePorts(true, REPO.resolve("reliability-tests/target/service-logs"));
+        return LaunchSpec.custom(REPO).freePorts(true).logDir(REPO.resolve("reliability-tests/target/service-logs"))
+                .build();
     }
 
     /** @return the catalogue path a downstream serves, or main-service's endpoint */

@@ -98,12 +98,13 @@ class DashboardsEndToEndIT {
         // series; the other downstreams ignore the orders.* properties. Its pool holds a connection through each
         // simulated latency (pg_sleep): as many connections as the admission limit, so that every request of the burst
         // that main-service admits gets one (with 4, 12 of the 16 failed with 502 after HikariCP's 1 s timeout)
-        system = LocalSystem.start(new LaunchSpec(Repo.ROOT, "virtual", null, null, LATENCY_MS, true,
-                WORK.resolve("logs"), Map.of("fanout.admission.mode", "fixed",
-                "fanout.admission.max-in-flight", String.valueOf(ADMISSION_LIMIT)),
-                Map.of("orders.store", "postgres", "orders.db.pool-size", String.valueOf(ADMISSION_LIMIT),
-                "orders.db.data-dir", WORK.resolve("orders-db").toString()),
-                List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")));
+        system = LocalSystem.start(LaunchSpec.custom(Repo.ROOT).latencyMs(LATENCY_MS).freePorts(true)
+                .logDir(WORK.resolve("logs")).extraMainProperties(Map.of("fanout.admission.mode", "fixed",
+                        "fanout.admission.max-in-flight", String.valueOf(ADMISSION_LIMIT)))
+                .extraDownstreamProperties(Map.of("orders.store", "postgres",
+                        "orders.db.pool-size", String.valueOf(ADMISSION_LIMIT),
+                        "orders.db.data-dir", WORK.resolve("orders-db").toString()))
+                .extraJvmArgs(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1")).build());
         prometheus = LocalPrometheus.start(prometheusBinary, system.managementPorts(), WORK.resolve("prometheus"));
         awaitPrometheus("count(up == 1)", ServiceDefaults.SERVICES.size(), "all four targets up");
         strategies = strategies();

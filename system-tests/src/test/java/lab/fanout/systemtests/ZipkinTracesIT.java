@@ -76,8 +76,8 @@ class ZipkinTracesIT {
         zipkinProcess = zipkin.start(ZIPKIN_JAR, WORK.resolve("zipkin.log"), WORK);
         // started in a session of its own (as ./lab up's): a Ctrl-C of the build must still end it
         Runtime.getRuntime().addShutdownHook(new Thread(zipkinProcess::destroy, "zipkin-traces-it-stop"));
-        system = LocalSystem.start(LaunchSpec.defaults(Repo.ROOT).withFreePorts(true, WORK.resolve("logs"))
-                .withKnobs("virtual", null, null, LATENCY_MS).withAllProperties(zipkin.serviceProperties(0.0)));
+        system = LocalSystem.start(LaunchSpec.custom(Repo.ROOT).freePorts(true).logDir(WORK.resolve("logs"))
+                .latencyMs(LATENCY_MS).allProperties(zipkin.serviceProperties(0.0)).build());
         for (Strategy s : Strategy.values()) {
             for (int i = 0; i < WARMUP; i++) {
                 Http.get(ServiceDefaults.ordersUrl(system.mainBaseUrl(), s, "latencyMs=5"), Duration.ofSeconds(10));

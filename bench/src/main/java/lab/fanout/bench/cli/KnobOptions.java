@@ -140,10 +140,12 @@ final class KnobOptions {
         refusalStatus(jvm);
         boundedPool(jvm, "threads", boundedPoolThreads, 10_000);
         boundedPool(jvm, "queue", boundedPoolQueue, 100_000);
-        return spec.withKnobs(profile.name(), tomcatThreads, poolSize, latencyMs).withMainJvmArgs(jvm)
-                .withCpus(CpuPlacement.parse(mainCpus, Environment.cores()))
-                .withAot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
-                .withDownstreamProperties(ordersStore(spec.repoRoot()));
+        // the knobs and options checked (built) before the placement and the store are read, whose errors come after
+        LaunchSpec knobs = spec.toBuilder().profile(profile.name()).tomcatThreads(tomcatThreads).poolSize(poolSize)
+                .latencyMs(latencyMs).mainJvmArgs(jvm).build();
+        return knobs.toBuilder().cpus(CpuPlacement.parse(mainCpus, Environment.cores()))
+                .aot(aot ? AotCache.Mode.USE : AotCache.Mode.OFF)
+                .extraDownstreamProperties(ordersStore(spec.repoRoot())).build();
     }
 
     /** @throws IllegalArgumentException neither 429 nor 503, or with --admission off (which refuses nothing) */

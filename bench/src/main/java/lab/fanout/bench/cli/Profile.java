@@ -126,8 +126,8 @@ public final class Profile implements Callable<Integer> {
         if (dir.toString().contains(",")) {
             throw bad("--out " + dir + ": async-profiler's options are comma-separated, so the path may hold no comma");
         }
-        LaunchSpec launch = checked(() -> knobs.apply(LaunchSpec.defaults(ws.repo()))
-                .withFreePorts(true, dir.resolve("logs")));
+        LaunchSpec launch = checked(() -> knobs.apply(LaunchSpec.defaults(ws.repo())).toBuilder().freePorts(true)
+                .logDir(dir.resolve("logs")).build());
         hey.requireInstalled();
         Path library = AsyncProfiler.extract(ws.repo().resolve(".lab/async-profiler"));
         Files.createDirectories(dir.resolve("raw"));

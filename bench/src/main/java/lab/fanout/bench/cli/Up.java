@@ -104,7 +104,7 @@ final class Up implements Callable<Integer> {
                 if (withPrometheus) {   // an old Prometheus scrapes nothing from services that write exemplars
                     tracing.putAll(Prometheus.exemplarProperties(ws.repo()));
                 }
-                return launch.withAllProperties(tracing);
+                return launch.toBuilder().allProperties(tracing).build();
             }
             if (traceSampling != null) {
                 throw new IllegalArgumentException("--trace-sampling sets what the services report to Zipkin: add "

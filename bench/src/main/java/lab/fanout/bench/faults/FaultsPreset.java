@@ -99,8 +99,8 @@ public final class FaultsPreset {
      * @return the markdown written to {@code dir/faults.md}, also printed to {@code out}
      */
     public static String run(Path repo, Path dir, PrintStream out) {
-        LaunchSpec spec = new LaunchSpec(repo, "virtual", null, null, null, true, dir.resolve("logs"),
-                Map.of("fanout.deadline", DEADLINE.toMillis() + "ms"), Map.of(), List.of());
+        LaunchSpec spec = LaunchSpec.custom(repo).freePorts(true).logDir(dir.resolve("logs"))
+                .extraMainProperties(Map.of("fanout.deadline", DEADLINE.toMillis() + "ms")).build();
         List<String> tables = new ArrayList<>();
         try (LocalSystem system = LocalSystem.start(spec)) {
             for (Strategy strategy : Strategy.values()) {   // the first failure of each loads its classes: no figure

@@ -59,6 +59,10 @@ public record Block(String name, List<String> strategies, List<String> profiles,
         List<Db> dbs = new ArrayList<>();
         orNull(dbPools).forEach(pool -> (pool == null ? Collections.<String>singletonList(null) : stores())
                 .forEach(store -> dbs.add(new Db(pool, store))));
+        // the block's knobs, each cell's set anew before its build
+        Cell.Builder cell = Cell.custom().block(name).ordersJvmOptions(ordersJvmOptions).requests(requests)
+                .durationSeconds(durationSeconds).warmupSeconds(or(warmupSeconds, 5)).repetitions(or(repetitions, 3))
+                .timeoutSeconds(or(timeoutSeconds, 20));
         for (Integer latency : latenciesMs)
             for (Db db : dbs)
                 for (String profile : profiles)
@@ -70,14 +74,14 @@ public record Block(String name, List<String> strategies, List<String> profiles,
                                     for (Double rate : orNull(ratesPerSecond))
                                         for (String query : orEmpty(queries).isEmpty() ? List.of("") : queries)
                                             for (Strategy s : parsed) {
-                                                cells.add(new Cell(name, s, profile, threads, pool, db.pool(),
-                                                        db.store(), jvm, ordersJvmOptions, c, latency, query,
-                                                        rate, requests,
-                                                        durationSeconds,
-                                                        or(warmupSeconds, 5), or(repetitions, 3),
-                                                        or(timeoutSeconds, 20)));
+                                                cells.add(cell.latencyMs(latency).dbPool(db.pool())
+                                                        .ordersStore(db.store()).profile(profile)
+                                                        .tomcatThreads(threads).poolSize(pool).jvmOptions(jvm)
+                                                        .concurrency(c).ratePerSecond(rate).query(query).strategy(s)
+                                                        .build());
                                             }
-        return orNull(mainCpus).stream().flatMap(cpus -> cells.stream().map(c -> c.withMainCpus(cpus))).toList();
+        return orNull(mainCpus).stream().flatMap(cpus -> cells.stream().map(c -> c.toBuilder().mainCpus(cpus)
+                .build())).toList();
     }
 
     /** @throws IllegalArgumentException on the first invalid field, naming block, field and what is valid */

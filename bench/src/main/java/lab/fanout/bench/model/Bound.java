@@ -9,12 +9,12 @@ import java.util.Map;
  * resource ({@link #tightest} is the one place that picks it).
  * <p>
  * <b>Little's law</b> (L = λW; J. D. C. Little, Operations Research 9(3), 1961), known before the cell runs
- * ({@link #of}): per resource a request holds, λ ≤ capacity ÷ time held. Clients: c ÷ W. Request threads (platform
- * profile, strategies that hold the request thread, so not reactive): T ÷ W. Pool: P ÷ (3 × latency), as every
- * request holds 3 connections for one latency each; route: R ÷ latency. Common pool (completableFuture): p ÷ (3 ×
- * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel, bounded
- * pool), 3 (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link #withDbPool}, orders-service on PostgreSQL): J ÷ query
- * time. Bounded pool ({@link #withBoundedPool}): N ÷ (3 × latency).
+ * ({@link #littlesLaw}): per resource a request holds, λ ≤ capacity ÷ time held. Clients: c ÷ W. Request threads
+ * (platform profile, strategies that hold the request thread, so not reactive): T ÷ W. Pool: P ÷ (3 × latency), as
+ * every request holds 3 connections for one latency each; route: R ÷ latency. Common pool (completableFuture): p ÷ (3 ×
+ * latency). Rate (open model): the offered rate. W = latency × calls on the critical path: 1 (parallel, bounded pool),
+ * 3 (sequential), ⌈3 ÷ p⌉ (common pool). Db pool ({@link Builder#dbPool}, orders-service on PostgreSQL): J ÷ query
+ * time. Bounded pool ({@link Builder#boundedPoolThreads}): N ÷ (3 × latency).
  * <p>
  * <b>The CPU</b> ({@link #withCpu}), known after the cell ran: the utilisation law U = X × D and the bottleneck bound
  * X ≤ m ÷ D (Denning and Buzen, Computing Surveys 10(3), 1978; Lazowska et al., "Quantitative System Performance",
@@ -42,31 +42,129 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
         this(requestsPerSecond, limit, Map.of(limit, requestsPerSecond));
     }
 
+    /** @return a builder of the Little's-law bound holding {@link Builder}'s defaults */
+    public static Builder littlesLaw() {
+        return new Builder();
+    }
+
     /**
-     * @param threads       Tomcat max threads (ignored under the virtual profile and for reactive); null on Reactor
-     *                      Netty, which has none (its profile counts as virtual: no request thread is held)
-     * @param latencyMs     downstream latency of one call, ms
-     * @param parallelism   the common ForkJoinPool's parallelism in main-service
-     * @param ratePerSecond offered rate of an open-model cell, req/s, or null for a closed loop
+     * The Little's-law bound of a cell's knobs by name (Resilience4j's {@code custom()} style). Defaults: scopeFork on
+     * the virtual profile, 100 clients, 200 Tomcat threads, an HTTP pool of 500 in total and per route (a cell's
+     * {@code poolSize}), 200 ms downstreams, a common pool of parallelism 1, a closed loop, and none of the ceilings
+     * that need a knob of their own: db pool, bounded pool, pinned carriers.
      */
-    public static Bound of(Strategy strategy, boolean virtualProfile, int concurrency, Integer threads,
-                           int poolTotal, int poolPerRoute, int latencyMs, int parallelism, Double ratePerSecond) {
-        double latency = latencyMs / 1000.0;
-        double w = latency * callsOnCriticalPath(strategy, parallelism);
-        Map<String, Double> limits = new LinkedHashMap<>();
-        limits.put("clients", concurrency / w);
-        if (!virtualProfile && strategy.holdsRequestThread()) {
-            limits.put("request threads", threads / w);
+    public static final class Builder {
+
+        private Strategy strategy = Strategy.SCOPE_FORK;
+        private boolean virtualProfile = true;
+        private int clients = 100;
+        private Integer tomcatThreads = ServiceDefaults.TOMCAT_THREADS;
+        private int poolTotal = ServiceDefaults.POOL_TOTAL;
+        private int poolPerRoute = ServiceDefaults.POOL_TOTAL;
+        private int latencyMs = ServiceDefaults.LATENCY_MS;
+        private int parallelism = 1;
+        private Double ratePerSecond;
+        private Integer dbPool;
+        private Integer boundedPoolThreads;
+        private Integer pinnedCarriers;
+
+        private Builder() {
         }
-        limits.put("pool", poolTotal / (3 * latency));
-        limits.put("route", poolPerRoute / latency);
-        if (strategy.shape() == Strategy.Shape.COMMON_POOL) {
-            limits.put("common pool", parallelism / (3 * latency));
+
+        public Builder strategy(Strategy s) {
+            strategy = s;
+            return this;
         }
-        if (ratePerSecond != null) {
-            limits.put("rate", ratePerSecond);
+
+        /** @param virtual true when no request thread is held: the virtual profile, or Reactor Netty's */
+        public Builder virtualProfile(boolean virtual) {
+            virtualProfile = virtual;
+            return this;
         }
-        return tightest(limits);
+
+        /** @param concurrency the load driver's clients ({@code Integer.MAX_VALUE}: none bound it, as vegeta's) */
+        public Builder clients(int concurrency) {
+            clients = concurrency;
+            return this;
+        }
+
+        /** @param threads Tomcat max threads (ignored under the virtual profile and for reactive); null on netty */
+        public Builder tomcatThreads(Integer threads) {
+            tomcatThreads = threads;
+            return this;
+        }
+
+        /** @param size the HTTP pool's max-total and max-per-route, as a cell's {@code poolSize} sets both */
+        public Builder pool(int size) {
+            return poolTotal(size).poolPerRoute(size);
+        }
+
+        public Builder poolTotal(int connections) {
+            poolTotal = connections;
+            return this;
+        }
+
+        public Builder poolPerRoute(int connections) {
+            poolPerRoute = connections;
+            return this;
+        }
+
+        /** @param ms downstream latency of one call, ms */
+        public Builder latencyMs(int ms) {
+            latencyMs = ms;
+            return this;
+        }
+
+        /** @param threads the common ForkJoinPool's parallelism in main-service */
+        public Builder parallelism(int threads) {
+            parallelism = threads;
+            return this;
+        }
+
+        /** @param rate offered rate of an open-model cell, req/s, or null for a closed loop */
+        public Builder ratePerSecond(Double rate) {
+            ratePerSecond = rate;
+            return this;
+        }
+
+        /** @param size orders-service's JDBC pool, connections ({@link Bound#withDbPool}); null: the memory store */
+        public Builder dbPool(Integer size) {
+            dbPool = size;
+            return this;
+        }
+
+        /** @param threads the bounded pool's threads ({@link Bound#withBoundedPool}); null: unknown */
+        public Builder boundedPoolThreads(Integer threads) {
+            boundedPoolThreads = threads;
+            return this;
+        }
+
+        /** @param carriers a {@code pinning=native} cell's carriers ({@link Bound#withPinnedCarriers}); null: none */
+        public Builder pinnedCarriers(Integer carriers) {
+            pinnedCarriers = carriers;
+            return this;
+        }
+
+        /** @return the tightest ceiling of these knobs (the CPU's comes after the run, {@link Bound#withCpu}) */
+        public Bound build() {
+            double latency = latencyMs / 1000.0;
+            double w = latency * callsOnCriticalPath(strategy, parallelism);
+            Map<String, Double> limits = new LinkedHashMap<>();
+            limits.put("clients", clients / w);
+            if (!virtualProfile && strategy.holdsRequestThread()) {
+                limits.put("request threads", tomcatThreads / w);
+            }
+            limits.put("pool", poolTotal / (3 * latency));
+            limits.put("route", poolPerRoute / latency);
+            if (strategy.shape() == Strategy.Shape.COMMON_POOL) {
+                limits.put("common pool", parallelism / (3 * latency));
+            }
+            if (ratePerSecond != null) {
+                limits.put("rate", ratePerSecond);
+            }
+            return tightest(limits).withDbPool(dbPool, latencyMs).withBoundedPool(strategy, boundedPoolThreads,
+                    latencyMs).withPinnedCarriers(strategy, virtualProfile, pinnedCarriers, latencyMs);
+        }
     }
 
     /**
@@ -78,7 +176,7 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
      *
      * @param carriers the virtual-thread scheduler's parallelism, or null when unknown (the bound is then unchanged)
      */
-    public Bound withPinnedCarriers(Strategy strategy, boolean virtualProfile, Integer carriers, int latencyMs) {
+    Bound withPinnedCarriers(Strategy strategy, boolean virtualProfile, Integer carriers, int latencyMs) {
         boolean onVirtualThreads = strategy == Strategy.VIRTUAL_THREAD_PER_TASK || strategy == Strategy.SCOPE_FORK
                 || strategy == Strategy.SEQUENTIAL && virtualProfile;
         if (carriers == null || !onVirtualThreads || latencyMs <= 0) {
@@ -98,7 +196,7 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
      * @param dbPool    HikariCP's maximum pool size, connections; null for the memory store (the bound is unchanged)
      * @param latencyMs the downstream latency, ms; ≤ 0 leaves the bound unchanged (no query holds a connection long)
      */
-    public Bound withDbPool(Integer dbPool, int latencyMs) {
+    Bound withDbPool(Integer dbPool, int latencyMs) {
         if (dbPool == null || latencyMs <= 0) {
             return this;
         }
@@ -116,7 +214,7 @@ public record Bound(double requestsPerSecond, String limit, Map<String, Double> 
      * @param threads   the pool's threads ({@code fanout.bounded-pool.threads}); null when unknown (unchanged bound)
      * @param latencyMs the downstream latency, ms; ≤ 0 leaves the bound unchanged
      */
-    public Bound withBoundedPool(Strategy strategy, Integer threads, int latencyMs) {
+    Bound withBoundedPool(Strategy strategy, Integer threads, int latencyMs) {
         if (strategy != Strategy.BOUNDED_POOL || threads == null || latencyMs <= 0) {
             return this;
         }

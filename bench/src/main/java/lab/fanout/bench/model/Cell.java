@@ -46,57 +46,156 @@ public record Cell(String block, Strategy strategy, String profile, Integer tomc
         ordersStore = dbPool == null ? null : ordersStore == null || ordersStore.isEmpty() ? JDBC : ordersStore;
     }
 
-    /** A cell on the run's CPU placement. */
-    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                Integer dbPool, String ordersStore, List<String> jvmOptions, List<String> ordersJvmOptions,
-                int concurrency, int latencyMs, String query, Double ratePerSecond, Integer requests,
-                Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions, ordersJvmOptions,
-                concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions,
-                timeoutSeconds, null);
+    /** @return a builder holding {@link Builder}'s defaults */
+    public static Builder custom() {
+        return new Builder();
     }
 
-    /** @return this cell with main-service's CPU placement {@code cpus} (null: the run's) */
-    public Cell withMainCpus(String cpus) {
-        return new Cell(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions,
-                ordersJvmOptions, concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds,
-                warmupSeconds, repetitions, timeoutSeconds, cpus);
+    /** @return a builder holding this cell's knobs, e.g. to place it on other CPUs */
+    public Builder toBuilder() {
+        return new Builder().block(block).strategy(strategy).profile(profile).tomcatThreads(tomcatThreads)
+                .poolSize(poolSize).dbPool(dbPool).ordersStore(ordersStore).jvmOptions(jvmOptions)
+                .ordersJvmOptions(ordersJvmOptions).concurrency(concurrency).latencyMs(latencyMs).query(query)
+                .ratePerSecond(ratePerSecond).requests(requests).durationSeconds(durationSeconds)
+                .warmupSeconds(warmupSeconds).repetitions(repetitions).timeoutSeconds(timeoutSeconds)
+                .mainCpus(mainCpus);
     }
 
-    /** A cell whose orders-service runs with the JVM's default options. */
-    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                Integer dbPool, String ordersStore, List<String> jvmOptions, int concurrency, int latencyMs,
-                String query, Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds,
-                int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions, List.of(),
-                concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions,
-                timeoutSeconds);
-    }
+    /**
+     * A cell by named knobs (Resilience4j's {@code custom()} style), each setter the {@link Cell} component of its
+     * name. Defaults: block {@code b}, scopeFork on the virtual profile, the services' defaults for Tomcat threads,
+     * HTTP pool, store (memory) and JVM options (null or empty), 100 clients, 200 ms downstreams, no query, a closed
+     * loop, repetitions sized to 10 s each (a request count, {@link #requests}, in its place), a 5 s warm-up, 3
+     * repetitions, a 20 s timeout, the run's CPU placement.
+     */
+    public static final class Builder {
 
-    /** A cell on the memory store, or with a db pool on the JDBC store. */
-    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                Integer dbPool, List<String> jvmOptions, int concurrency, int latencyMs, String query,
-                Double ratePerSecond, Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions,
-                int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, dbPool, null, jvmOptions, concurrency, latencyMs,
-                query, ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
-    }
+        private String block = "b";
+        private Strategy strategy = Strategy.SCOPE_FORK;
+        private String profile = "virtual";
+        private Integer tomcatThreads;
+        private Integer poolSize;
+        private Integer dbPool;
+        private String ordersStore;
+        private List<String> jvmOptions = List.of();
+        private List<String> ordersJvmOptions = List.of();
+        private int concurrency = 100;
+        private int latencyMs = 200;
+        private String query = "";
+        private Double ratePerSecond;
+        private Integer requests;
+        private Integer durationSeconds = 10;
+        private int warmupSeconds = 5;
+        private int repetitions = 3;
+        private int timeoutSeconds = 20;
+        private String mainCpus;
 
-    /** A cell on the memory store. */
-    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                List<String> jvmOptions, int concurrency, int latencyMs, String query, Double ratePerSecond,
-                Integer requests, Integer durationSeconds, int warmupSeconds, int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, null, jvmOptions, concurrency, latencyMs, query,
-                ratePerSecond, requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
-    }
+        private Builder() {
+        }
 
-    /** A cell with the JVM's default options, on the memory store. */
-    public Cell(String block, Strategy strategy, String profile, Integer tomcatThreads, Integer poolSize,
-                int concurrency, int latencyMs, Double ratePerSecond, Integer requests, Integer durationSeconds,
-                int warmupSeconds, int repetitions, int timeoutSeconds) {
-        this(block, strategy, profile, tomcatThreads, poolSize, null, List.of(), concurrency, latencyMs, "",
-                ratePerSecond,
-                requests, durationSeconds, warmupSeconds, repetitions, timeoutSeconds);
+        public Builder block(String name) {
+            block = name;
+            return this;
+        }
+
+        public Builder strategy(Strategy s) {
+            strategy = s;
+            return this;
+        }
+
+        public Builder profile(String name) {
+            profile = name;
+            return this;
+        }
+
+        public Builder tomcatThreads(Integer threads) {
+            tomcatThreads = threads;
+            return this;
+        }
+
+        public Builder poolSize(Integer size) {
+            poolSize = size;
+            return this;
+        }
+
+        public Builder dbPool(Integer size) {
+            dbPool = size;
+            return this;
+        }
+
+        public Builder ordersStore(String store) {
+            ordersStore = store;
+            return this;
+        }
+
+        public Builder jvmOptions(List<String> options) {
+            jvmOptions = options;
+            return this;
+        }
+
+        public Builder ordersJvmOptions(List<String> options) {
+            ordersJvmOptions = options;
+            return this;
+        }
+
+        public Builder concurrency(int clients) {
+            concurrency = clients;
+            return this;
+        }
+
+        public Builder latencyMs(int ms) {
+            latencyMs = ms;
+            return this;
+        }
+
+        public Builder query(String q) {
+            query = q;
+            return this;
+        }
+
+        public Builder ratePerSecond(Double rate) {
+            ratePerSecond = rate;
+            return this;
+        }
+
+        /** @param count requests per repetition, which clears the duration (a later one is kept); null: none */
+        public Builder requests(Integer count) {
+            requests = count;
+            durationSeconds = count == null ? durationSeconds : null;
+            return this;
+        }
+
+        public Builder durationSeconds(Integer seconds) {
+            durationSeconds = seconds;
+            return this;
+        }
+
+        public Builder warmupSeconds(int seconds) {
+            warmupSeconds = seconds;
+            return this;
+        }
+
+        public Builder repetitions(int count) {
+            repetitions = count;
+            return this;
+        }
+
+        public Builder timeoutSeconds(int seconds) {
+            timeoutSeconds = seconds;
+            return this;
+        }
+
+        public Builder mainCpus(String cpus) {
+            mainCpus = cpus;
+            return this;
+        }
+
+        /** @return the cell (the knobs unchecked: a matrix file's are, by {@code Block.validated}) */
+        public Cell build() {
+            return new Cell(block, strategy, profile, tomcatThreads, poolSize, dbPool, ordersStore, jvmOptions,
+                    ordersJvmOptions, concurrency, latencyMs, query, ratePerSecond, requests, durationSeconds,
+                    warmupSeconds, repetitions, timeoutSeconds, mainCpus);
+        }
     }
 
     /** @return the CPU ms per request the query asks main-service to spend ({@code cpuMs}), 0 when none */

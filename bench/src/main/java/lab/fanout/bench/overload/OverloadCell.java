@@ -14,7 +14,8 @@ import lab.fanout.bench.model.Strategy;
  * One cell of {@code ./lab bench --preset overload}, and the preset's knobs: the same Little's-law bound for every
  * cell, 50 req/s, so that its multiples are the same offered rates everywhere. Each request holds 3 pooled
  * connections for the 2 s latency (300 ÷ (3 × 2 s)), and under platform a request thread too (100 ÷ 2 s); see
- * {@link Bound#of} (netty has none: its blocking strategies run on virtual threads, reactive on the event loop).
+ * {@link Bound#littlesLaw} (netty has none: its blocking strategies run on virtual threads, reactive on the event
+ * loop).
  *
  * @param profile  main-service's server and request threads: virtual, platform (Tomcat) or netty
  * @param mode     its admission control: off, fixed (at the heap's ceiling, {@link #MAX_IN_FLIGHT}), adaptive, or a
@@ -105,8 +106,9 @@ record OverloadCell(String profile, String mode, Strategy strategy, Double multi
 
     /** @return the Little's-law bound and its ceilings: only platform's Tomcat holds a request thread per request */
     Bound littlesLaw() {
-        return Bound.of(strategy, !ServiceDefaults.poolOfRequestThreads(profile), Integer.MAX_VALUE, TOMCAT_THREADS,
-                POOL, POOL, LATENCY_MS, 1, null).withBoundedPool(strategy, BOUNDED_POOL, LATENCY_MS);
+        return Bound.littlesLaw().strategy(strategy).virtualProfile(!ServiceDefaults.poolOfRequestThreads(profile))
+                .clients(Integer.MAX_VALUE).tomcatThreads(TOMCAT_THREADS).pool(POOL).latencyMs(LATENCY_MS)
+                .parallelism(1).boundedPoolThreads(BOUNDED_POOL).build();
     }
 
     boolean spike() {

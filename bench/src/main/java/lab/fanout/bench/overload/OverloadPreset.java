@@ -26,7 +26,6 @@ import lab.fanout.bench.metrics.Scraper;
 import lab.fanout.bench.model.Load;
 import lab.fanout.bench.model.ServiceDefaults;
 import lab.fanout.bench.run.Eta;
-import lab.fanout.bench.system.AotCache;
 import lab.fanout.bench.system.Http;
 import lab.fanout.bench.system.LocalSystem;
 import lab.fanout.bench.system.LocalSystem.LaunchSpec;
@@ -185,13 +184,14 @@ public final class OverloadPreset {
     private LaunchSpec spec(OverloadCell cell) {
         List<String> jvm = new ArrayList<>(OverloadCell.HEAP);
         jvm.add(GcLog.option(dir.resolve("logs")));
-        return new LaunchSpec(repo, cell.profile(), OverloadCell.TOMCAT_THREADS, OverloadCell.POOL,
-                OverloadCell.LATENCY_MS, true, dir.resolve("logs"), Map.of(
-                "fanout.admission.mode", cell.admissionMode(),
-                "fanout.admission.max-in-flight", String.valueOf(cell.maxInFlight()),
-                "fanout.bounded-pool.threads", String.valueOf(OverloadCell.BOUNDED_POOL),
-                "fanout.bounded-pool.queue", String.valueOf(OverloadCell.BOUNDED_POOL)),
-                Map.of(), List.of(), jvm, AotCache.Mode.OFF);
+        return LaunchSpec.custom(repo).profile(cell.profile()).tomcatThreads(OverloadCell.TOMCAT_THREADS)
+                .poolSize(OverloadCell.POOL).latencyMs(OverloadCell.LATENCY_MS).freePorts(true)
+                .logDir(dir.resolve("logs")).extraMainProperties(Map.of(
+                        "fanout.admission.mode", cell.admissionMode(),
+                        "fanout.admission.max-in-flight", String.valueOf(cell.maxInFlight()),
+                        "fanout.bounded-pool.threads", String.valueOf(OverloadCell.BOUNDED_POOL),
+                        "fanout.bounded-pool.queue", String.valueOf(OverloadCell.BOUNDED_POOL)))
+                .mainJvmArgs(jvm).build();
     }
 
     private void warmUp(LocalSystem system, OverloadCell cell, int fork) throws InterruptedException {

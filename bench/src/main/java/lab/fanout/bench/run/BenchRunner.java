@@ -180,13 +180,11 @@ public final class BenchRunner {
         }
         // the open model has no clients to bound it: vegeta's workers grow with the need
         int clients = driver instanceof VegetaDriver ? Integer.MAX_VALUE : cell.concurrency();
-        Bound littlesLaw = Bound.of(cell.strategy(), d.virtual(), clients, d.tomcatThreads(), d.poolTotal(),
-                d.poolPerRoute(), d.latencyMs(), d.parallelism(), cell.ratePerSecond()).withDbPool(d.dbPool(),
-                d.latencyMs()).withBoundedPool(cell.strategy(), d.boundedPool(), d.latencyMs());
-        if (cell.query().contains("pinning=native")) {
-            littlesLaw = littlesLaw.withPinnedCarriers(cell.strategy(), d.virtual(), d.jvm().carrierParallelism(),
-                    d.latencyMs());
-        }
+        Bound littlesLaw = Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(d.virtual()).clients(clients)
+                .tomcatThreads(d.tomcatThreads()).poolTotal(d.poolTotal()).poolPerRoute(d.poolPerRoute())
+                .latencyMs(d.latencyMs()).parallelism(d.parallelism()).ratePerSecond(cell.ratePerSecond())
+                .dbPool(d.dbPool()).boundedPoolThreads(d.boundedPool())
+                .pinnedCarriers(cell.query().contains("pinning=native") ? d.jvm().carrierParallelism() : null).build();
         Double heap = scraper.heapBytes();
         return new CellResult(index, cell, d, littlesLaw, reps, heap == null ? Map.of() : Map.of(fork, heap),
                 driver.reproduce(reps.getFirst().load(), Path.of(id + "-rep1")));

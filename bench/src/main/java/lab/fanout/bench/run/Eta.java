@@ -64,10 +64,11 @@ public final class Eta {
         int pool = c.poolSize() == null ? ServiceDefaults.POOL_TOTAL : c.poolSize();
         int parallelism = JvmOptions.commonPoolParallelism(c.jvmOptions())
                 .orElse(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
-        Bound b = Bound.of(c.strategy(), virtual, c.concurrency(), c.tomcatThreads() == null
-                ? ServiceDefaults.TOMCAT_THREADS : c.tomcatThreads(), pool, c.poolSize() == null
-                ? ServiceDefaults.POOL_PER_ROUTE : pool, c.latencyMs(), parallelism, c.ratePerSecond())
-                .withDbPool(c.dbPool(), c.latencyMs());
+        Bound b = Bound.littlesLaw().strategy(c.strategy()).virtualProfile(virtual).clients(c.concurrency())
+                .tomcatThreads(c.tomcatThreads() == null ? ServiceDefaults.TOMCAT_THREADS : c.tomcatThreads())
+                .poolTotal(pool).poolPerRoute(c.poolSize() == null ? ServiceDefaults.POOL_PER_ROUTE : pool)
+                .latencyMs(c.latencyMs()).parallelism(parallelism).ratePerSecond(c.ratePerSecond()).dbPool(c.dbPool())
+                .build();
         if (Double.isInfinite(b.requestsPerSecond())) {
             return c.requests();   // latency 0: about a second
         }

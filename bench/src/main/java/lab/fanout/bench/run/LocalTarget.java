@@ -40,9 +40,8 @@ public final class LocalTarget implements Target {
      */
     public LocalTarget(Path repo, Path logDir, Map<String, String> extraMainProperties, List<String> mainJvmOptions,
                        AotCache.Mode aot, CpuPlacement cpus) {
-        LaunchSpec d = LaunchSpec.defaults(repo);
-        this.base = new LaunchSpec(repo, d.profile(), null, null, null, true, logDir, extraMainProperties, Map.of(),
-                d.extraJvmArgs(), mainJvmOptions, aot).withCpus(cpus);
+        this.base = LaunchSpec.custom(repo).freePorts(true).logDir(logDir).extraMainProperties(extraMainProperties)
+                .mainJvmArgs(mainJvmOptions).aot(aot).cpus(cpus).build();
     }
 
     /** @return what every cell starts from: the run's properties and options, the services' defaults */
@@ -53,11 +52,11 @@ public final class LocalTarget implements Target {
     static LaunchSpec spec(LaunchSpec base, Cell cell) {
         List<String> jvm = new ArrayList<>(base.mainJvmArgs());
         jvm.addAll(cell.jvmOptions());
-        return base.withKnobs(cell.profile(), cell.tomcatThreads(), cell.poolSize(), cell.latencyMs())
-                .withMainJvmArgs(jvm).withOrdersJvmArgs(cell.ordersJvmOptions())
-                .withDownstreamProperties(ordersStore(base, cell))
-                .withCpus(cell.mainCpus() == null ? base.cpus()
-                        : CpuPlacement.parse(cell.mainCpus(), Environment.cores()));
+        return base.toBuilder().profile(cell.profile()).tomcatThreads(cell.tomcatThreads()).poolSize(cell.poolSize())
+                .latencyMs(cell.latencyMs()).mainJvmArgs(jvm).ordersJvmArgs(cell.ordersJvmOptions())
+                .extraDownstreamProperties(ordersStore(base, cell))
+                .cpus(cell.mainCpus() == null ? base.cpus() : CpuPlacement.parse(cell.mainCpus(), Environment.cores()))
+                .build();
     }
 
     /**

@@ -180,8 +180,8 @@ public final class AotCache {
      * @throws IllegalStateException when a cache was not written (message: where to look)
      */
     static void train(LaunchSpec spec, PrintStream progress) {
-        LaunchSpec training = spec.withKnobs(spec.profile(), spec.tomcatThreads(), spec.poolSize(), TRAINING_LATENCY_MS)
-                .withFreePorts(true, spec.logDir().resolve("aot-training")).withAot(Mode.TRAIN);
+        LaunchSpec training = spec.toBuilder().latencyMs(TRAINING_LATENCY_MS).freePorts(true)
+                .logDir(spec.logDir().resolve("aot-training")).aot(Mode.TRAIN).build();
         progress.println("AOT cache: none for these jars yet, training one (start with -XX:AOTCacheOutput, "
                 + TRAINING_SECONDS + " s of load over every strategy, stop; logs in " + training.logDir() + ")");
         long start = System.nanoTime();

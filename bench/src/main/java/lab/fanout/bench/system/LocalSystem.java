@@ -42,7 +42,8 @@ public final class LocalSystem implements AutoCloseable {
             .getOrDefault("LAB_READY_TIMEOUT_SECONDS", System.getProperty("lab.readyTimeoutSeconds", "120"))));
 
     /**
-     * What to start and with which knobs; a null knob keeps the service's default ({@link ServiceDefaults}).
+     * What to start and with which knobs, built by name ({@link #custom}); a null knob keeps the service's default
+     * ({@link ServiceDefaults}).
      *
      * @param profile       main-service's request threads: {@code virtual} or {@code platform}
      * @param tomcatThreads {@code server.tomcat.threads.max}; no effect under virtual (spring-boot#41937)
@@ -84,80 +85,138 @@ public final class LocalSystem implements AutoCloseable {
             ordersJvmArgs = JvmOptions.validated(ordersJvmArgs == null ? List.of() : ordersJvmArgs);
         }
 
-        /** With orders-service on the JVM's defaults. */
-        public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
-                          boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
-                          Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs,
-                          List<String> mainJvmArgs, AotCache.Mode aot) {
-            this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
-                    extraDownstreamProperties, extraJvmArgs, mainJvmArgs, List.of(), aot, CpuPlacement.ALL);
-        }
-
-        /** Without JVM options of main-service's own, without an AOT cache. */
-        public LaunchSpec(Path repoRoot, String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs,
-                          boolean freePorts, Path logDir, Map<String, String> extraMainProperties,
-                          Map<String, String> extraDownstreamProperties, List<String> extraJvmArgs) {
-            this(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, extraMainProperties,
-                    extraDownstreamProperties, extraJvmArgs, List.of(), AotCache.Mode.OFF);
-        }
-
-        /** Virtual profile, every knob at its default, the seed's ports, logs in {@code .lab/logs}. */
+        /** @return the spec of {@link Builder}'s defaults: {@code custom(repoRoot).build()} */
         public static LaunchSpec defaults(Path repoRoot) {
-            return new LaunchSpec(repoRoot, "virtual", null, null, null, false, repoRoot.resolve(".lab/logs"),
-                    Map.of(), Map.of(), List.of());
+            return custom(repoRoot).build();
         }
 
-        public LaunchSpec withKnobs(String profile, Integer tomcatThreads, Integer poolSize, Integer latencyMs) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
-                    aot, cpus);
+        /** @return a builder holding {@link Builder}'s defaults for the repository at {@code repoRoot} */
+        public static Builder custom(Path repoRoot) {
+            return new Builder(repoRoot);
         }
 
-        /** @param options main-service's JVM options, replacing any before, e.g. {@code -Dx=1} */
-        public LaunchSpec withMainJvmArgs(List<String> options) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, options, ordersJvmArgs, aot, cpus);
+        /** @return a builder holding this spec's knobs, e.g. to change a cell's and keep the run's */
+        public Builder toBuilder() {
+            return new Builder(repoRoot).profile(profile).tomcatThreads(tomcatThreads).poolSize(poolSize)
+                    .latencyMs(latencyMs).freePorts(freePorts).logDir(logDir).extraMainProperties(extraMainProperties)
+                    .extraDownstreamProperties(extraDownstreamProperties).extraJvmArgs(extraJvmArgs)
+                    .mainJvmArgs(mainJvmArgs).ordersJvmArgs(ordersJvmArgs).aot(aot).cpus(cpus);
         }
 
-        /** @param options orders-service's JVM options, replacing any before, e.g. {@code -Xmx512m} */
-        public LaunchSpec withOrdersJvmArgs(List<String> options) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, options, aot, cpus);
-        }
+        /**
+         * A spec by named knobs (Resilience4j's {@code custom()} style), each setter the {@link LaunchSpec} component
+         * of its name; {@link #build} checks them. Defaults: the virtual profile, every knob the service's default,
+         * the seed's ports, logs in {@code .lab/logs}, no properties or JVM options of the lab's, no AOT cache, every
+         * core for main-service.
+         */
+        public static final class Builder {
 
-        public LaunchSpec withFreePorts(boolean free, Path logs) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, free, logs,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
-                    aot, cpus);
-        }
+            private final Path repoRoot;
+            private String profile = "virtual";
+            private Integer tomcatThreads;
+            private Integer poolSize;
+            private Integer latencyMs;
+            private boolean freePorts;
+            private Path logDir;
+            private Map<String, String> extraMainProperties = Map.of();
+            private Map<String, String> extraDownstreamProperties = Map.of();
+            private List<String> extraJvmArgs = List.of();
+            private List<String> mainJvmArgs = List.of();
+            private List<String> ordersJvmArgs = List.of();
+            private AotCache.Mode aot = AotCache.Mode.OFF;
+            private CpuPlacement cpus = CpuPlacement.ALL;
 
-        /** @param properties the downstreams' Spring properties, replacing any before, e.g. orders-service's store */
-        public LaunchSpec withDownstreamProperties(Map<String, String> properties) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, properties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot, cpus);
-        }
+            private Builder(Path repoRoot) {
+                this.repoRoot = Objects.requireNonNull(repoRoot, "repoRoot");
+                logDir = repoRoot.resolve(".lab/logs");
+            }
 
-        /** @param properties Spring properties for all four services, added to those before, e.g. the tracing knobs */
-        public LaunchSpec withAllProperties(Map<String, String> properties) {
-            Map<String, String> main = new LinkedHashMap<>(extraMainProperties);
-            main.putAll(properties);
-            Map<String, String> downstream = new LinkedHashMap<>(extraDownstreamProperties);
-            downstream.putAll(properties);
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir, main,
-                    downstream, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot, cpus);
-        }
+            public Builder profile(String name) {
+                profile = name;
+                return this;
+            }
 
-        public LaunchSpec withAot(AotCache.Mode mode) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs,
-                    mode, cpus);
-        }
+            public Builder tomcatThreads(Integer threads) {
+                tomcatThreads = threads;
+                return this;
+            }
 
-        /** @param placement main-service's cores or quota ({@code ./lab up --main-cpus}) */
-        public LaunchSpec withCpus(CpuPlacement placement) {
-            return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
-                    extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot,
-                    placement);
+            public Builder poolSize(Integer size) {
+                poolSize = size;
+                return this;
+            }
+
+            public Builder latencyMs(Integer ms) {
+                latencyMs = ms;
+                return this;
+            }
+
+            /** @param free true: free ports from the OS; false: the seed's */
+            public Builder freePorts(boolean free) {
+                freePorts = free;
+                return this;
+            }
+
+            public Builder logDir(Path dir) {
+                logDir = dir;
+                return this;
+            }
+
+            /** @param properties main-service's Spring properties, replacing any before */
+            public Builder extraMainProperties(Map<String, String> properties) {
+                extraMainProperties = properties;
+                return this;
+            }
+
+            /** @param properties the downstreams' Spring properties, replacing any before, e.g. orders.store */
+            public Builder extraDownstreamProperties(Map<String, String> properties) {
+                extraDownstreamProperties = properties;
+                return this;
+            }
+
+            /** @param properties Spring properties for all four services, added to those before, e.g. tracing's */
+            public Builder allProperties(Map<String, String> properties) {
+                Map<String, String> main = new LinkedHashMap<>(extraMainProperties);
+                main.putAll(properties);
+                Map<String, String> downstream = new LinkedHashMap<>(extraDownstreamProperties);
+                downstream.putAll(properties);
+                return extraMainProperties(main).extraDownstreamProperties(downstream);
+            }
+
+            public Builder extraJvmArgs(List<String> options) {
+                extraJvmArgs = options;
+                return this;
+            }
+
+            /** @param options main-service's JVM options, replacing any before, e.g. {@code -Dx=1} */
+            public Builder mainJvmArgs(List<String> options) {
+                mainJvmArgs = options;
+                return this;
+            }
+
+            /** @param options orders-service's JVM options, replacing any before, e.g. {@code -Xmx512m} */
+            public Builder ordersJvmArgs(List<String> options) {
+                ordersJvmArgs = options;
+                return this;
+            }
+
+            public Builder aot(AotCache.Mode mode) {
+                aot = mode;
+                return this;
+            }
+
+            /** @param placement main-service's cores or quota ({@code ./lab up --main-cpus}); null: every core */
+            public Builder cpus(CpuPlacement placement) {
+                cpus = placement;
+                return this;
+            }
+
+            /** @throws IllegalArgumentException a knob out of range or a bad JVM option, as the record's constructor */
+            public LaunchSpec build() {
+                return new LaunchSpec(repoRoot, profile, tomcatThreads, poolSize, latencyMs, freePorts, logDir,
+                        extraMainProperties, extraDownstreamProperties, extraJvmArgs, mainJvmArgs, ordersJvmArgs, aot,
+                        cpus);
+            }
         }
 
         /** @return whether the downstreams started for {@code this} serve {@code other} unchanged (same cgroups too) */

@@ -13,7 +13,6 @@ import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.Repetition;
 import lab.fanout.bench.model.RunResult;
-import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.report.ResultsCsv;
 import lab.fanout.bench.report.ResultsJson;
 import lab.fanout.bench.run.BenchRunner;
@@ -36,8 +35,8 @@ class PriorForksTest {
     private static final List<String> COMMAND = List.of("--preset", "database", "--out", "results/db");
 
     private static Cell cell(int clients) {
-        return new Cell("database", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), clients, 200, "", null, 400,
-                null, 1, 2, 20);
+        return Cell.custom().block("database").concurrency(clients).requests(400).warmupSeconds(1).repetitions(2)
+                .build();
     }
 
     private final List<Cell> cells = List.of(cell(10), cell(20));
@@ -122,8 +121,8 @@ class PriorForksTest {
         Histogram latencies = new Histogram(3);
         latencies.recordValueWithCount(60_000, 390);
         latencies.recordValueWithCount(1_060_000, 10);
-        List<Cell> tail = List.of(new Cell("tail", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 8, 200,
-                "width=1&tailRate=0.01&tailMs=1000", null, 400, null, 1, 2, 20));
+        List<Cell> tail = List.of(Cell.custom().block("tail").concurrency(8).query("width=1&tailRate=0.01&tailMs=1000")
+                .requests(400).warmupSeconds(1).repetitions(2).build());
         sitting(dir, tail, 1, PriorForks.NONE, latencies, c -> false);
         PriorForks prior = PriorForks.read(dir, tail, COMMAND);
         CellResult joined = prior.joined(sitting(dir, tail, 1, prior, latencies, c -> false)).getFirst();

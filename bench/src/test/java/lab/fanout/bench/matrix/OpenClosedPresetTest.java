@@ -30,8 +30,8 @@ class OpenClosedPresetTest {
     void offeredRatesRunFromHalfTheBoundToAFifthOverIt() {
         Cell any = cells.getFirst();
         // the bound of the knobs alone (no clients, no rate): here Tomcat's request threads, 40 ÷ 0.2 s
-        Bound bound = Bound.of(any.strategy(), false, Integer.MAX_VALUE, any.tomcatThreads(), any.poolSize(),
-                any.poolSize(), any.latencyMs(), 1, null);
+        Bound bound = Bound.littlesLaw().strategy(any.strategy()).virtualProfile(false).clients(Integer.MAX_VALUE)
+                .tomcatThreads(any.tomcatThreads()).pool(any.poolSize()).latencyMs(any.latencyMs()).build();
         assertThat(bound.limit()).isEqualTo("request threads");
         List<Double> rates = cells.stream().filter(c -> c.ratePerSecond() != null).map(Cell::ratePerSecond).toList();
         assertThat(rates).hasSize(6).isSorted();

@@ -25,8 +25,8 @@ class CellResultTest {
     }
 
     static CellResult cell(Bound littlesLaw, int cores, List<Map<String, Double>> cpuPerRep, String query) {
-        Cell cell = new Cell("soak", Strategy.SCOPE_FORK, "virtual", 200, 2000, List.of(), 100, 200, query, null,
-                1000, null, 3, 3, 20);
+        Cell cell = Cell.custom().block("soak").tomcatThreads(200).poolSize(2000).query(query).requests(1000)
+                .warmupSeconds(3).build();
         Deployment d = new Deployment("virtual", true, 200, 2000, 2000, 1, cores, 200);
         Load load = new Load(URI.create("http://localhost:1/x"), 100, 1000, null, null, 20);
         Histogram h = new Histogram(3);

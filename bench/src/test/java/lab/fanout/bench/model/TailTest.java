@@ -56,8 +56,8 @@ public class TailTest {
     }
 
     public static CellResult cell(String query, Histogram latencies, Double hedgesSent) {
-        Cell cell = new Cell("tail", Strategy.SCOPE_FORK, "virtual", null, 1000, List.of(), 8, 50, query, null, null, 5,
-                3, 1, 20);
+        Cell cell = Cell.custom().block("tail").poolSize(1000).concurrency(8).latencyMs(50).query(query)
+                .durationSeconds(5).warmupSeconds(3).repetitions(1).build();
         Deployment d = new Deployment("virtual", true, 200, 1000, 1000, 1, 2, 50);
         Load load = new Load(URI.create("http://localhost:1/x"), 8, 1000, null, null, 20);
         Repetition rep = new Repetition(1, load, new DriverRun(1000, 1000, 1000, new TreeMap<>(), 5.0, latencies),

@@ -85,8 +85,9 @@ public final class TestCells {
     /** @return the cell as a run records it: its Little's-law bound clients ÷ latency, its deployment the knobs */
     public CellResult build(int index) {
         Integer threads = "netty".equals(profile) ? null : tomcatThreads;
-        Cell cell = new Cell(block, strategy, profile, threads, POOL, dbPool, ordersStore, List.of(), clients,
-                LATENCY_MS, query, null, null, 10, 5, 1, 20);
+        Cell cell = Cell.custom().block(block).strategy(strategy).profile(profile).tomcatThreads(threads).poolSize(POOL)
+                .dbPool(dbPool).ordersStore(ordersStore).concurrency(clients).latencyMs(LATENCY_MS).query(query)
+                .repetitions(1).build();
         Deployment deployment = new Deployment(profile, "virtual".equals(profile), threads, POOL, POOL, 1, 2,
                 LATENCY_MS, Deployment.Jvm.UNKNOWN, dbPool);
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), clients, null, 10, null, 20);

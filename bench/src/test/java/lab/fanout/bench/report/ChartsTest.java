@@ -101,8 +101,9 @@ class ChartsTest {
 
     private static CellResult inProfile(CellResult r, String profile) {
         Cell c = r.cell();
-        Cell cell = new Cell(c.block(), c.strategy(), profile, c.tomcatThreads(), c.poolSize(), List.of(),
-                c.concurrency(), 200, "", null, 1000, null, 3, 3, 20);
+        Cell cell = Cell.custom().block(c.block()).strategy(c.strategy()).profile(profile)
+                .tomcatThreads(c.tomcatThreads()).poolSize(c.poolSize()).concurrency(c.concurrency()).requests(1000)
+                .warmupSeconds(3).build();
         Deployment d = r.deployment();
         return new CellResult(r.index(), cell, new Deployment(profile, false, d.tomcatThreads(), d.poolTotal(),
                 d.poolPerRoute(), d.parallelism(), d.cores(), d.latencyMs(), d.jvm(), d.dbPool()), r.littlesLaw(),
@@ -115,8 +116,9 @@ class ChartsTest {
                 clients, 2 + clients / 100.0, (double) k * clients, null));
         CellResult r = ReportTest.footprint(clients, List.of(Map.entry(1, memory), Map.entry(2, memory)));
         Cell c = r.cell();
-        Cell cell = new Cell("footprint-threads", strategy, c.profile(), c.tomcatThreads(), c.poolSize(), List.of(),
-                clients, 200, "", null, 1000, null, 3, 3, 20);
+        Cell cell = Cell.custom().block("footprint-threads").strategy(strategy).profile(c.profile())
+                .tomcatThreads(c.tomcatThreads()).poolSize(c.poolSize()).concurrency(clients).requests(1000)
+                .warmupSeconds(3).build();
         return new CellResult(r.index(), cell, r.deployment(), r.littlesLaw(), r.repetitions(), r.heapAfterBytes(),
                 r.command());
     }

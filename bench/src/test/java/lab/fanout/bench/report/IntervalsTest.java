@@ -126,9 +126,10 @@ class IntervalsTest {
                 .log10(e.doubleValue())).isCloseTo(Math.log10(105.0 / 102), within(0.001)));
         // lines: the wider side in ms, 380 − 350 ms
         CellResult r = nineRepetitions();
-        List<CellResult> sweep = List.of(r, new CellResult(2, new lab.fanout.bench.model.Cell("pool",
-                r.cell().strategy(), "virtual", 10, 100, 200, 200, null, 1000, null, 3, 3, 20), r.deployment(),
-                r.littlesLaw(), r.repetitions(), r.heapAfterBytes(), r.command()));
+        List<CellResult> sweep = List.of(r, new CellResult(2, lab.fanout.bench.model.Cell.custom().block("pool")
+                .strategy(r.cell().strategy()).tomcatThreads(10).poolSize(100).concurrency(200).requests(1000)
+                .warmupSeconds(3).build(), r.deployment(), r.littlesLaw(), r.repetitions(), r.heapAfterBytes(),
+                r.command()));
         var xy = (XYChart) Charts.charts("b", sweep).get("b-latency");
         assertThat(java.util.Arrays.stream(xy.getSeriesMap().values().iterator().next().getExtraValues()).boxed()
                 .toList()).hasSize(2).allSatisfy(e -> assertThat(e).isBetween(29.5, 30.5));

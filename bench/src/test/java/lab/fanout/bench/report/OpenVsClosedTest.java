@@ -32,18 +32,19 @@ class OpenVsClosedTest {
 
     /** A closed-loop cell at c clients: latency from the send, about c ÷ 200 req/s past the bound. */
     static CellResult closed(int index, int clients, double rps, long p99Micros) {
-        Cell cell = new Cell("closed-loop", Strategy.VIRTUAL_THREAD_PER_TASK, "platform", 40, 2000, clients, 200, null,
-                null, 10, 5, 1, 20);
+        Cell cell = Cell.custom().block("closed-loop").strategy(Strategy.VIRTUAL_THREAD_PER_TASK).profile("platform")
+                .tomcatThreads(40).poolSize(2000).concurrency(clients).repetitions(1).build();
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), clients, 2000, null, null, 20);
         DriverRun run = new DriverRun(2000, 2000, Math.round(rps * 10), new TreeMap<>(), 10.0,
                 histogram(200_000, p99Micros));
-        return result(index, cell, load, run, Bound.of(cell.strategy(), false, clients, 40, 2000, 2000, 200, 1, null));
+        return result(index, cell, load, run, Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false)
+                .clients(clients).tomcatThreads(40).pool(2000).latencyMs(200).build());
     }
 
     /** An open-model cell: latency from the due time, a queue past the bound. */
     static CellResult open(int index, double rate, double achieved, long p99Micros) {
-        Cell cell = new Cell("open-model", Strategy.VIRTUAL_THREAD_PER_TASK, "platform", 40, 2000, 20, 200, rate,
-                null, 10, 5, 1, 20);
+        Cell cell = Cell.custom().block("open-model").strategy(Strategy.VIRTUAL_THREAD_PER_TASK).profile("platform")
+                .tomcatThreads(40).poolSize(2000).concurrency(20).ratePerSecond(rate).repetitions(1).build();
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), 20, (int) (rate * 10), null, rate, 20);
         long requested = Math.round(rate * 10);
         long answered = Math.round(achieved * 10);   // the rest timed out: vegeta's code 0
@@ -51,7 +52,8 @@ class OpenVsClosedTest {
                 ? new TreeMap<>(Map.of("transport", requested - answered)) : new TreeMap<>(),
                 10.0, histogram(210_000, p99Micros), rate, histogram(205_000, 260_000));
         return result(index, cell, load, run,
-                Bound.of(cell.strategy(), false, Integer.MAX_VALUE, 40, 2000, 2000, 200, 1, rate));
+                Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false).clients(Integer.MAX_VALUE)
+                        .tomcatThreads(40).pool(2000).latencyMs(200).ratePerSecond(rate).build());
     }
 
     static Histogram histogram(long p50Micros, long p99Micros) {

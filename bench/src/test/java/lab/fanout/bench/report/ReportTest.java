@@ -38,8 +38,8 @@ class ReportTest {
     }
 
     static CellResult result(int index, int pool, double rps, double bound) {
-        Cell cell = new Cell("pool", Strategy.VIRTUAL_THREAD_PER_TASK, "virtual", 10, pool, 100, 200, null, 1000, null,
-                3, 3, 20);
+        Cell cell = Cell.custom().block("pool").strategy(Strategy.VIRTUAL_THREAD_PER_TASK).tomcatThreads(10)
+                .poolSize(pool).requests(1000).warmupSeconds(3).build();
         Deployment d = new Deployment("virtual", true, 10, pool, pool, 1, 2, 200);
         Load load = new Load(URI.create("http://localhost:1/x?concurrency=virtual"), 100, 1000, null, null, 20);
         Histogram h = new Histogram(3);
@@ -130,8 +130,9 @@ class ReportTest {
     /** A database-memory cell: c clients on a db pool of 20 through {@code store}, orders-service's snapshot. */
     static CellResult ordersMemory(int c, String store, Memory.Snapshot orders) {
         CellResult r = result(c, 100, 95, 100);
-        Cell cell = new Cell("database-memory", r.cell().strategy(), "virtual", 10, 100, 20, store, List.of(),
-                ORDERS_NMT, c, 200, "", null, 1000, null, 3, 1, 20);
+        Cell cell = Cell.custom().block("database-memory").strategy(r.cell().strategy()).tomcatThreads(10).poolSize(100)
+                .dbPool(20).ordersStore(store).ordersJvmOptions(ORDERS_NMT).concurrency(c).requests(1000)
+                .warmupSeconds(3).repetitions(1).build();
         Repetition p = r.repetitions().getFirst();
         Repetition rep = new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null, 0.5, 4,
                 null, Memory.NONE, null, 350.0, orders), 97.0, null, Map.<String, Double>of());
@@ -143,8 +144,8 @@ class ReportTest {
     /** A footprint cell at {@code c} clients: one repetition per entry, in that fork, with that memory. */
     static CellResult footprint(int c, List<Map.Entry<Integer, Memory>> forkAndMemory) {
         CellResult r = result(c, 100, 480, 500);
-        Cell cell = new Cell("footprint", r.cell().strategy(), "virtual", 10, 100, List.of(), c, 200, "", null, 1000,
-                null, 3, 3, 20);
+        Cell cell = Cell.custom().block("footprint").strategy(r.cell().strategy()).tomcatThreads(10).poolSize(100)
+                .concurrency(c).requests(1000).warmupSeconds(3).build();
         Repetition p = r.repetitions().getFirst();
         List<Repetition> reps = forkAndMemory.stream().map(e -> new Repetition(p.index(), p.load(), p.run(),
                 new ServerFigures(40.0, 12.0, null, null, 0.5, 4, null, e.getValue()), 97.0, null,
@@ -156,8 +157,8 @@ class ReportTest {
     @Test
     void aPinningCellShowsHowManyVirtualThreadsPinned() {
         CellResult r = result(1, 100, 480, 500);
-        Cell cell = new Cell("pinning", r.cell().strategy(), "virtual", 10, 100, List.of(), 100, 200,
-                "pinning=native", null, 1000, null, 3, 3, 20);
+        Cell cell = Cell.custom().block("pinning").strategy(r.cell().strategy()).tomcatThreads(10).poolSize(100)
+                .query("pinning=native").requests(1000).warmupSeconds(3).build();
         CellResult pinned = new CellResult(1, cell, r.deployment(), r.littlesLaw(), r.repetitions().stream()
                 .map(p -> new Repetition(p.index(), p.load(), p.run(), new ServerFigures(40.0, 12.0, null, null, 0.5, 4,
                         null, Memory.NONE, 3000.0), 97.0, null, Map.<String, Double>of())).toList(),
@@ -324,9 +325,9 @@ class ReportTest {
     @Test
     void aConcurrencySweepIsDrawnAgainstConcurrency(@TempDir Path dir) throws Exception {
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
-                .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
-                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(),
-                        r.repetitions(), r.heapAfterBytes(), r.command()))
+                .map(r -> new CellResult(r.index(), Cell.custom().block("scale").strategy(r.cell().strategy())
+                        .tomcatThreads(10).poolSize(100).concurrency(r.index() * 10).requests(1000).warmupSeconds(3)
+                        .build(), r.deployment(), r.littlesLaw(), r.repetitions(), r.heapAfterBytes(), r.command()))
                 .toList();
         assertThat(Charts.write(dir, "scale", sweep)).hasSize(3)
                 .allSatisfy(f -> assertThat(dir.resolve(f)).isNotEmptyFile());
@@ -340,9 +341,9 @@ class ReportTest {
         // after 0.2 s
         List<CellResult> bars = List.of(result(1, 100, 480, 500), withLatency(result(2, 100, 1.6, 1.67), 10_000_000));
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()
-                .map(r -> new CellResult(r.index(), new Cell("scale", r.cell().strategy(), "virtual", 10, 100,
-                        r.index() * 10, 200, null, 1000, null, 3, 3, 20), r.deployment(), r.littlesLaw(),
-                        r.repetitions(), r.heapAfterBytes(), r.command()))
+                .map(r -> new CellResult(r.index(), Cell.custom().block("scale").strategy(r.cell().strategy())
+                        .tomcatThreads(10).poolSize(100).concurrency(r.index() * 10).requests(1000).warmupSeconds(3)
+                        .build(), r.deployment(), r.littlesLaw(), r.repetitions(), r.heapAfterBytes(), r.command()))
                 .toList();
         for (List<CellResult> cells : List.of(bars, sweep)) {
             var charts = Charts.charts("b", cells);

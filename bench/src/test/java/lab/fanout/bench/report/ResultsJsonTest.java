@@ -118,8 +118,8 @@ class ResultsJsonTest {
 
     /** A closed-loop cell in two forks of three repetitions, every figure present. */
     private static CellResult closedLoop() {
-        Cell cell = new Cell("quick", Strategy.SCOPE_FORK, "platform", 200, 500, null, null, List.of("-Dx=1"),
-                List.of(), 100, 200, "width=3", null, 1000, null, 5, 3, 20);
+        Cell cell = Cell.custom().block("quick").profile("platform").tomcatThreads(200).poolSize(500)
+                .jvmOptions(List.of("-Dx=1")).query("width=3").requests(1000).build();
         Deployment d = new Deployment("platform", false, 200, 500, 500, 2, 2, 200,
                 new Deployment.Jvm(2, 256, 1, List.of("G1 Young Generation"), 2_000_000_000L, List.of("-Dx=1")), null,
                 null);
@@ -133,21 +133,24 @@ class ResultsJsonTest {
                         new Memory.Snapshot(50, 1, 0.5, null, null)),
                 97.5, 1.25, Map.of(ServiceDefaults.MAIN, 0.75, Repetition.DRIVER, 0.125), i <= 3 ? 1 : 2, i != 5))
                 .toList();
-        Bound littles = Bound.of(cell.strategy(), false, 100, 200, 500, 500, 200, 2, null);
+        Bound littles = Bound.littlesLaw().strategy(cell.strategy()).virtualProfile(false).clients(100).latencyMs(200)
+                .parallelism(2).build();
         return new CellResult(1, cell, d, littles, reps, Map.of(1, 80e6, 2, 81.5e6), "hey -n 1000 -c 100 'x'");
     }
 
     /** An open-model cell at latency 0 (nothing bounds it), its latency from the due time and from the send. */
     private static CellResult openModel() {
-        Cell cell = new Cell("open", Strategy.REACTIVE, "netty", null, 500, 20, "r2dbc", List.of(), List.of("-Xmx1g"),
-                20, 0, "", 300.0, null, 10, 5, 1, 20);
+        Cell cell = Cell.custom().block("open").strategy(Strategy.REACTIVE).profile("netty").poolSize(500).dbPool(20)
+                .ordersStore("r2dbc").ordersJvmOptions(List.of("-Xmx1g")).concurrency(20).latencyMs(0)
+                .ratePerSecond(300.0).repetitions(1).build();
         Deployment d = new Deployment("netty", true, null, 500, 500, 2, 2, 0).withDbPool(20);
         Load load = new Load(URI.create("http://127.0.0.1:1/orders?concurrency=reactive"), 20, null, 10, 300.0, 20);
         Random random = new Random(300);
         Repetition rep = new Repetition(1, load, new DriverRun(3000, 2990, 2990, new TreeMap<>(), 10.0,
                 latencies(random, 5_000, 2990), 300.0, latencies(random, 4_000, 2990)),
                 new ServerFigures(null, 30.0, null, null, 1.5, 10, null, Memory.NONE, null, 4.0), null, null, Map.of());
-        Bound none = Bound.of(cell.strategy(), true, 20, null, 500, 500, 0, 2, 300.0);
+        Bound none = Bound.littlesLaw().strategy(cell.strategy()).clients(20).tomcatThreads(null).latencyMs(0)
+                .parallelism(2).ratePerSecond(300.0).build();
         return new CellResult(2, cell, d, none, List.of(rep), Map.of(), "vegeta attack -rate 300");
     }
 

@@ -11,7 +11,6 @@ import lab.fanout.bench.model.Cell;
 import lab.fanout.bench.model.CellResult;
 import lab.fanout.bench.model.DriverRun;
 import lab.fanout.bench.model.Repetition;
-import lab.fanout.bench.model.Strategy;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BenchRunnerTest {
 
     static Cell cell(Integer requests, Integer duration, Double rate) {
-        return new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 100, 200, rate, requests, duration, 3, 3, 20);
+        return Cell.custom().ratePerSecond(rate).requests(requests).durationSeconds(duration).warmupSeconds(3).build();
     }
 
     static DriverRun warmup(long answered, double seconds) {
@@ -97,10 +96,8 @@ class BenchRunnerTest {
         Target target = FakeRuns.target(events, cell -> false);
         LoadDriver steady = FakeRuns.steadyDriver();
         List<CellResult> appended = new ArrayList<>();
-        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
-                2, 20);
-        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
-                null, 1, 2, 20);
+        Cell ten = Cell.custom().concurrency(10).requests(400).warmupSeconds(1).repetitions(2).build();
+        Cell twenty = Cell.custom().concurrency(20).requests(400).warmupSeconds(1).repetitions(2).build();
         List<CellResult> results = new BenchRunner(target, steady, null, raw, System.out, appended::add, 3)
                 .run(List.of(ten, twenty));
 
@@ -119,8 +116,7 @@ class BenchRunnerTest {
     @Test
     void aRunAfterEarlierForksNumbersItsForksAfterThem(@TempDir Path raw) throws InterruptedException {
         List<String> events = new ArrayList<>();
-        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
-                2, 20);
+        Cell ten = Cell.custom().concurrency(10).requests(400).warmupSeconds(1).repetitions(2).build();
         List<CellResult> results = new BenchRunner(FakeRuns.target(events, cell -> false), FakeRuns.steadyDriver(),
                 null, raw, System.out, r -> { }, 2, 3).run(List.of(ten));
 
@@ -131,10 +127,8 @@ class BenchRunnerTest {
     /** A Ctrl-C that stops a service while it starts ends the run as a cancel; an error keeps the cells before it. */
     @Test
     void aFailedStartKeepsTheCellsFinishedBeforeAndACancelIsNotAFailure(@TempDir Path raw) throws InterruptedException {
-        Cell ten = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 10, 200, "", null, 400, null, 1,
-                2, 20);
-        Cell twenty = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, List.of(), 20, 200, "", null, 400,
-                null, 1, 2, 20);
+        Cell ten = Cell.custom().concurrency(10).requests(400).warmupSeconds(1).repetitions(2).build();
+        Cell twenty = Cell.custom().concurrency(20).requests(400).warmupSeconds(1).repetitions(2).build();
         BenchRunner failing = new BenchRunner(FakeRuns.target(new ArrayList<>(), cell -> cell.concurrency() == 20),
                 FakeRuns.steadyDriver(), null, raw, System.out, r -> { }, 1);
         assertThatThrownBy(() -> failing.run(List.of(ten, twenty))).hasMessageContaining("stopped while");

@@ -21,14 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LocalTargetTest {
 
     private static Cell cell(Strategy strategy, Integer dbPool) {
-        return new Cell("b", strategy, "virtual", null, null, dbPool, List.of(), 10, 200, "", null, null, 4, 3, 3, 20);
+        return Cell.custom().strategy(strategy).dbPool(dbPool).concurrency(10).durationSeconds(4).warmupSeconds(3)
+                .build();
     }
 
     /** A block's mainCpus places main-service per cell, over the run's --main-cpus, and a new value restarts all. */
     @Test
     void aCellsPlacementWinsOverTheRunsAndRestartsTheServices() {
-        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withCpus(CpuPlacement.parse("1", 2));
-        Cell quota = cell(Strategy.SCOPE_FORK, null).withMainCpus("0.5");
+        LaunchSpec base = LaunchSpec.custom(Path.of("/tmp/run")).cpus(CpuPlacement.parse("1", 2)).build();
+        Cell quota = cell(Strategy.SCOPE_FORK, null).toBuilder().mainCpus("0.5").build();
         assertThat(LocalTarget.spec(base, quota).cpus()).isEqualTo(CpuPlacement.parse("0.5", 2));
         assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, null)).cpus()).isEqualTo(base.cpus());
         assertThat(LocalTarget.restarts(base, cell(Strategy.SCOPE_FORK, null), quota)).isEqualTo(1);
@@ -36,7 +37,8 @@ class LocalTargetTest {
 
     @Test
     void aDbPoolRunsOrdersServiceOnPostgresWithItsDataBesideTheLogs() {
-        LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run")).withFreePorts(true, Path.of("/tmp/run/logs"));
+        LaunchSpec base = LaunchSpec.custom(Path.of("/tmp/run")).freePorts(true)
+                .logDir(Path.of("/tmp/run/logs")).build();
         assertThat(LocalTarget.spec(base, cell(Strategy.SCOPE_FORK, 5)).extraDownstreamProperties()).isEqualTo(Map.of(
                 "orders.store", "postgres", "orders.db.pool-size", "5", "orders.db.connection-timeout", "10s",
                 "orders.db.data-dir", "/tmp/run/orders-db"));
@@ -62,14 +64,13 @@ class LocalTargetTest {
     @Test
     void aCellThatReadsMainServicesMemoryGetsANewMainServiceEvenOnTheSameKnobs() {
         List<String> nmt = List.of("-Xms2g", "-Xmx2g", "-XX:NativeMemoryTracking=summary");
-        Cell low = new Cell("b", Strategy.THREAD_PER_TASK, "virtual", null, null, null, nmt, 100, 2000, "", null, null,
-                4, 3, 3, 20);
-        Cell high = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, nmt, 3000, 2000, "", null, null,
-                4, 3, 3, 20);
+        Cell low = Cell.custom().strategy(Strategy.THREAD_PER_TASK).jvmOptions(nmt).latencyMs(2000).durationSeconds(4)
+                .warmupSeconds(3).build();
+        Cell high = Cell.custom().jvmOptions(nmt).concurrency(3000).latencyMs(2000).durationSeconds(4).warmupSeconds(3)
+                .build();
         assertThat(LocalTarget.restarts(low, high)).isOne();
         assertThat(LocalTarget.restarts(high, low)).isOne();
-        Cell plain = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, List.of(), 3000, 2000, "", null,
-                null, 4, 3, 3, 20);
+        Cell plain = Cell.custom().concurrency(3000).latencyMs(2000).durationSeconds(4).warmupSeconds(3).build();
         assertThat(LocalTarget.restarts(plain, plain)).isZero();
     }
 
@@ -80,18 +81,18 @@ class LocalTargetTest {
     @Test
     void ordersJvmOptionsStartOrdersServiceWithThemAndItsMemoryCellsRestartAllFour() {
         List<String> nmt = List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary");
-        Cell low = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), nmt, 50, 200, "",
-                null, null, 4, 3, 3, 20);
-        Cell high = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), nmt, 400, 200,
-                "", null, null, 4, 3, 3, 20);
+        Cell low = Cell.custom().dbPool(20).ordersStore("r2dbc").ordersJvmOptions(nmt).concurrency(50)
+                .durationSeconds(4).warmupSeconds(3).build();
+        Cell high = Cell.custom().dbPool(20).ordersStore("r2dbc").ordersJvmOptions(nmt).concurrency(400)
+                .durationSeconds(4).warmupSeconds(3).build();
         LaunchSpec base = LaunchSpec.defaults(Path.of("/tmp/run"));
         LaunchSpec spec = LocalTarget.spec(base, low);
         assertThat(spec.ordersJvmArgs()).isEqualTo(nmt);
         assertThat(spec.mainJvmArgs()).isEmpty();
         assertThat(LocalTarget.restarts(low, high)).isOne();
         assertThat(LocalTarget.restarts(high, high)).isOne();
-        Cell plain = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 20, "r2dbc", List.of(), List.of(), 400,
-                200, "", null, null, 4, 3, 3, 20);
+        Cell plain = Cell.custom().dbPool(20).ordersStore("r2dbc").concurrency(400).durationSeconds(4).warmupSeconds(3)
+                .build();
         assertThat(LocalTarget.restarts(plain, plain)).isZero();
     }
 

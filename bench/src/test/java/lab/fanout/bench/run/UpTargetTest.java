@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import lab.fanout.bench.model.Cell;
-import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.system.ServiceInfo;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +19,8 @@ class UpTargetTest {
                        "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 167}}}}""");
 
     static Cell cell(String profile, Integer threads, Integer pool, List<String> jvm, int latencyMs) {
-        return new Cell("b", Strategy.SCOPE_FORK, profile, threads, pool, jvm, 100, latencyMs, "", null, null, 4, 3,
-                3, 20);
+        return Cell.custom().profile(profile).tomcatThreads(threads).poolSize(pool).jvmOptions(jvm).latencyMs(latencyMs)
+                .durationSeconds(4).warmupSeconds(3).build();
     }
 
     @Test
@@ -51,12 +50,10 @@ class UpTargetTest {
 
     @Test
     void aCellOnPostgresNeedsTheHarnessesOwnServices() {
-        Cell db = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, 5, List.of(), 100, 200, "", null, null, 4,
-                3, 3, 20);
+        Cell db = Cell.custom().dbPool(5).durationSeconds(4).warmupSeconds(3).build();
         assertThat(UpTarget.dbMismatch(db, null)).hasValue("orders-service on PostgreSQL with a JDBC pool of 5"
                 + " (the harness starts it for each db pool)");
-        Cell tuned = new Cell("b", Strategy.SCOPE_FORK, "virtual", null, null, null, null, List.of(),
-                List.of("-Xmx1g"), 100, 200, "", null, null, 4, 3, 3, 20);
+        Cell tuned = Cell.custom().ordersJvmOptions(List.of("-Xmx1g")).durationSeconds(4).warmupSeconds(3).build();
         assertThat(UpTarget.dbMismatch(tuned, null)).hasValue("orders-service with JVM options [-Xmx1g] (the harness"
                 + " starts it with them)");
         assertThat(UpTarget.dbMismatch(db, 5)).isPresent();   // ./lab up's pool has a 1 s connection timeout

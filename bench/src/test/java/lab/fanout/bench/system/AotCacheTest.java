@@ -97,8 +97,10 @@ class AotCacheTest {
         LaunchSpec plain = LaunchSpec.defaults(Path.of("."));
 
         assertThat(plain.aot()).isEqualTo(Mode.OFF);
-        assertThat(plain.sameDownstreams(plain.withAot(Mode.USE))).isFalse();
-        assertThat(plain.withAot(Mode.USE).withKnobs("platform", 10, 10, null).aot()).isEqualTo(Mode.USE);
-        assertThat(plain.withAot(Mode.USE).withFreePorts(true, Path.of("logs")).aot()).isEqualTo(Mode.USE);
+        LaunchSpec cached = plain.toBuilder().aot(Mode.USE).build();
+        assertThat(plain.sameDownstreams(cached)).isFalse();
+        assertThat(cached.toBuilder().profile("platform").tomcatThreads(10).poolSize(10).build().aot())
+                .isEqualTo(Mode.USE);
+        assertThat(cached.toBuilder().freePorts(true).logDir(Path.of("logs")).build().aot()).isEqualTo(Mode.USE);
     }
 }

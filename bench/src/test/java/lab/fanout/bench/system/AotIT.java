@@ -31,8 +31,8 @@ class AotIT {
             Files.copy(LocalSystem.jar(REPO, s), jar);
         }
         System.setProperty("lab.aotTrainingSeconds", "3");   // a few requests per strategy: this checks the mechanism
-        LaunchSpec spec = LaunchSpec.defaults(repo).withKnobs("virtual", null, null, 20)
-                .withFreePorts(true, repo.resolve("logs")).withAot(Mode.USE);
+        LaunchSpec spec = LaunchSpec.custom(repo).latencyMs(20).freePorts(true).logDir(repo.resolve("logs"))
+                .aot(Mode.USE).build();
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
         try (LocalSystem system = LocalSystem.start(spec, false,

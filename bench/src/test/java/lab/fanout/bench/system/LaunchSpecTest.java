@@ -23,7 +23,8 @@ class LaunchSpecTest {
 
     @Test
     void mainServiceGetsKnobsAndDownstreamUrls() {
-        LaunchSpec spec = LaunchSpec.defaults(Path.of(".")).withKnobs("platform", 10, 25, 50);
+        LaunchSpec spec = LaunchSpec.custom(Path.of(".")).profile("platform").tomcatThreads(10).poolSize(25)
+                .latencyMs(50).build();
         assertThat(spec.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).containsExactly(
                 "--server.port=1", "--management.server.port=11", "--spring.profiles.active=platform",
                 "--server.tomcat.threads.max=10", "--fanout.pool.max-total=25", "--fanout.pool.max-per-route=25",
@@ -45,48 +46,53 @@ class LaunchSpecTest {
     @Test
     void onlyLatencyChangesRestartTheDownstreams() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        assertThat(spec.sameDownstreams(spec.withKnobs("platform", 10, 10, null))).isTrue();
-        assertThat(spec.sameDownstreams(spec.withKnobs("virtual", null, null, 2000))).isFalse();
+        assertThat(spec.sameDownstreams(spec.toBuilder().profile("platform").tomcatThreads(10).poolSize(10).build()))
+                .isTrue();
+        assertThat(spec.sameDownstreams(spec.toBuilder().latencyMs(2000).build())).isFalse();
     }
 
     @Test
     void mainServiceJvmOptionsRestartOnlyMainService() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        LaunchSpec tuned = spec.withMainJvmArgs(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"));
+        LaunchSpec tuned = spec.toBuilder()
+                .mainJvmArgs(List.of("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8")).build();
         assertThat(tuned).isNotEqualTo(spec);
         assertThat(spec.sameDownstreams(tuned)).isTrue();
-        // kept by the other knobs' withers
-        assertThat(tuned.withKnobs("platform", 10, 10, 50).withFreePorts(true, Path.of("logs")).mainJvmArgs())
+        // kept by the other knobs' setters
+        assertThat(tuned.toBuilder().profile("platform").tomcatThreads(10).poolSize(10).latencyMs(50).freePorts(true)
+                .logDir(Path.of("logs")).build().mainJvmArgs())
                 .containsExactly("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8");
         // the options go to the JVM, never to Spring
         assertThat(tuned.springArgs("main-service", PORTS, MANAGEMENT_PORTS)).noneMatch(a -> a.contains("parallelism"));
     }
 
     @Test
-    void ordersServiceJvmOptionsRestartTheDownstreamsAndSurviveTheOtherWithers() {
+    void ordersServiceJvmOptionsRestartTheDownstreamsAndSurviveTheOtherSetters() {
         LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        LaunchSpec tuned = spec.withOrdersJvmArgs(List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary"));
+        List<String> nmt = List.of("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary");
+        LaunchSpec tuned = spec.toBuilder().ordersJvmArgs(nmt).build();
         assertThat(spec.sameDownstreams(tuned)).isFalse();
-        assertThat(tuned.withKnobs("platform", 10, 10, 50).withMainJvmArgs(List.of("-Dx=1"))
-                .withDownstreamProperties(Map.of("orders.store", "r2dbc")).withAot(AotCache.Mode.OFF).ordersJvmArgs())
-                .containsExactly("-Xms1g", "-Xmx1g", "-XX:NativeMemoryTracking=summary");
-        assertThatThrownBy(() -> spec.withOrdersJvmArgs(List.of("--debug"))).hasMessageContaining("--debug");
+        assertThat(tuned.toBuilder().profile("platform").tomcatThreads(10).poolSize(10).latencyMs(50)
+                .mainJvmArgs(List.of("-Dx=1")).extraDownstreamProperties(Map.of("orders.store", "r2dbc"))
+                .aot(AotCache.Mode.OFF).build().ordersJvmArgs()).isEqualTo(nmt);
+        assertThatThrownBy(() -> spec.toBuilder().ordersJvmArgs(List.of("--debug")).build())
+                .hasMessageContaining("--debug");
     }
 
     @Test
     void badJvmOptionStopsBeforeAnythingStarts() {
-        assertThatThrownBy(() -> LaunchSpec.defaults(Path.of(".")).withMainJvmArgs(List.of("parallelism=8")))
+        assertThatThrownBy(() -> LaunchSpec.custom(Path.of(".")).mainJvmArgs(List.of("parallelism=8")).build())
                 .hasMessageContaining("'parallelism=8' is not a JVM option");
     }
 
     @Test
     void badKnobsNameTheValidValues() {
-        LaunchSpec spec = LaunchSpec.defaults(Path.of("."));
-        assertThatThrownBy(() -> spec.withKnobs("loom", null, null, null))
+        Path repo = Path.of(".");
+        assertThatThrownBy(() -> LaunchSpec.custom(repo).profile("loom").build())
                 .hasMessageContaining("'loom' is not one of [virtual, platform, netty]");
-        assertThatThrownBy(() -> spec.withKnobs("virtual", 0, null, null))
+        assertThatThrownBy(() -> LaunchSpec.custom(repo).tomcatThreads(0).build())
                 .hasMessageContaining("tomcatThreads must be >= 1");
-        assertThatThrownBy(() -> spec.withKnobs("virtual", null, null, 70_000)).hasMessageContaining("0..60000");
+        assertThatThrownBy(() -> LaunchSpec.custom(repo).latencyMs(70_000).build()).hasMessageContaining("0..60000");
     }
 
     @Test

@@ -29,8 +29,8 @@ class LocalSystemIT {
     void startsServesAndStops(@TempDir Path logs) throws Exception {
         String commonPool = "-Djava.util.concurrent.ForkJoinPool.common.parallelism=3";
         String carriers = "-Djdk.virtualThreadScheduler.parallelism=1";
-        LaunchSpec spec = LaunchSpec.defaults(REPO).withKnobs("platform", 20, 30, 50).withFreePorts(true, logs)
-                .withMainJvmArgs(List.of(commonPool, carriers));
+        LaunchSpec spec = LaunchSpec.custom(REPO).profile("platform").tomcatThreads(20).poolSize(30).latencyMs(50)
+                .freePorts(true).logDir(logs).mainJvmArgs(List.of(commonPool, carriers)).build();
         Collection<Long> pids;
         try (LocalSystem system = LocalSystem.start(spec)) {
             pids = system.pids().values();
@@ -66,7 +66,7 @@ class LocalSystemIT {
     void oneCoreOfItsOwnForMainServiceAndTheOthersOffIt(@TempDir Path logs) throws Exception {
         CpuGroupsRealTest.requireCgroups();
         CpuPlacement oneCore = CpuPlacement.parse("1", Environment.cores());
-        LaunchSpec spec = LaunchSpec.defaults(REPO).withFreePorts(true, logs).withCpus(oneCore);
+        LaunchSpec spec = LaunchSpec.custom(REPO).freePorts(true).logDir(logs).cpus(oneCore).build();
         try (LocalSystem system = LocalSystem.start(spec)) {
             String last = "" + (Environment.cores() - 1);
             assertThat(ServiceInfo.fetch(system.mainManagementUrl()).availableProcessors()).isEqualTo(1);
