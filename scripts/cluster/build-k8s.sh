@@ -14,6 +14,10 @@ bin=${FANOUT_LAB_CACHE:-$HOME/.cache/fanout-lab}/k8s-$version/bin
 components=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
 
 if [[ ${1:-} == --print-dir ]]; then echo "$bin"; exit 0; fi
+# one build at a time: a second call (./lab test while .ci/run's early build runs) waits, then finds the binaries
+mkdir -p "$(dirname "$bin")"
+exec 9>"$(dirname "$bin")/.build.lock"
+flock -n 9 || { echo "waiting for the Kubernetes build already under way ..."; flock 9; }
 missing=()
 for c in "${components[@]}"; do [[ -x $bin/$c ]] || missing+=("$c"); done
 if (( ${#missing[@]} == 0 )); then echo "Kubernetes $version binaries: $bin (cached)"; exit 0; fi

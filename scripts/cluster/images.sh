@@ -73,6 +73,10 @@ build_prometheus() {   # OUT: built inside the module (go install would refuse i
   mkdir "$1/data"   # becomes /prometheus, owned by nobody
 }
 
+# one build at a time: a second call (./lab test while .ci/run's early build runs) waits, then finds the images
+mkdir -p "$cache"
+exec 9>"$cache/.build.lock"
+flock -n 9 || { echo "waiting for the cluster images' build already under way ..."; flock 9; }
 for image in "${images[@]}"; do
   name=${image#*/} version=${image##*:}
   name=${name%:*}
