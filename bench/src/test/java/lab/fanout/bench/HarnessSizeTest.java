@@ -135,7 +135,9 @@ class HarnessSizeTest {
     // positional ones, with the db-pool, bounded-pool and pinned-carrier ceilings as its knobs (+99), and
     // LaunchSpec.custom(repo) and spec.toBuilder() in place of its two telescoping constructors and eight
     // with-methods (+60)
-    static final int LIMIT = 12_766;
+    // 12,766 until the README's figures were read through compare's code (Comparison.cellMedians) and a cell's CSV
+    // rows were each fork's own (CellResult.byFork), as a run writes them, not the pool of every fork's (+47)
+    static final int LIMIT = 12_813;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

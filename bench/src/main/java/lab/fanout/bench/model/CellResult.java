@@ -152,6 +152,17 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
         return Stats.interval(groups().stream().map(reps -> 100 * fork(reps).efficiency()).toList());
     }
 
+    /**
+     * @return the cell as each fork ran it, in fork order, each with its fork's heap after the cell: what a run
+     *         appends to results.csv after each fork
+     */
+    public List<CellResult> byFork() {
+        return repetitions.stream().collect(Collectors.groupingBy(Repetition::fork, TreeMap::new, Collectors.toList()))
+                .entrySet().stream().map(e -> new CellResult(index, cell, deployment, littlesLaw, e.getValue(),
+                        heapAfterBytes.containsKey(e.getKey()) ? Map.of(e.getKey(), heapAfterBytes.get(e.getKey()))
+                                : Map.of(), command)).toList();
+    }
+
     /** @return the cell as one fork ran it: {@code reps}, all of that fork */
     private CellResult fork(List<Repetition> reps) {
         return new CellResult(index, cell, deployment, littlesLaw, reps, Map.of(), command);

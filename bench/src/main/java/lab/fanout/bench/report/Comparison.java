@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -208,6 +209,33 @@ public final class Comparison {
         Map<String, Samples> samples = new LinkedHashMap<>();
         cells.forEach((cell, rows) -> samples.put(cell, samples(rows)));
         return samples;
+    }
+
+    /**
+     * A figure as compare reads it, for the README's front-page figures (ReadmeFiguresTest): per cell of the results
+     * (runs of one matrix: their forks join, fork 1 of each its own JVM start), the median over the forks of each
+     * fork's repetitions' median.
+     *
+     * @param column a results.csv column, e.g. {@code throughput_req_per_s}
+     * @param keep   which rows count, by their columns (name to value)
+     * @return cell ({@link #KEY}'s values) to median, in first-seen order; rows without the figure left out
+     * @throws IllegalArgumentException as {@link ResultsJson#cells}
+     */
+    public static Map<String, Double> cellMedians(List<Path> results, String column,
+                                                  Predicate<Map<String, String>> keep) {
+        Map<String, List<Map.Entry<String, ResultRow>>> cells = new LinkedHashMap<>();
+        for (int i = 0; i < results.size(); i++) {
+            for (ResultRow row : ResultsJson.rows(results.get(i))) {
+                if (keep.test(row.columns()) && !Double.isNaN(number(row, column))) {
+                    cells.computeIfAbsent(cellKey(row, KEY), k -> new ArrayList<>()).add(Map.entry(i + "#" + fork(row),
+                            row));
+                }
+            }
+        }
+        Map<String, Double> medians = new LinkedHashMap<>();
+        cells.forEach((cell, rows) -> medians.put(cell, Stats.median(forkMedians(rows, Map.Entry::getKey,
+                r -> number(r.getValue(), column)))));
+        return medians;
     }
 
     /** @return e.g. {@code quick scopeFork virtual concurrency=100}: the columns' values; absent ones left out */

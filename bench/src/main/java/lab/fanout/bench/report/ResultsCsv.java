@@ -38,6 +38,15 @@ public final class ResultsCsv {
     private record Row(CellResult cell, Repetition rep, String target, String driver) {
     }
 
+    /**
+     * @return the cell's rows, fork by fork: a row's cell-wide columns (its bound, efficiency, slow share, CPU spent,
+     *         load side) are its fork's, as the run wrote them after each fork, not the pool of every fork's
+     */
+    private static List<Row> rows(CellResult cell, String target, String driver) {
+        return cell.byFork().stream().flatMap(fork -> fork.repetitions().stream()
+                .map(rep -> new Row(fork, rep, target, driver))).toList();
+    }
+
     static {
         col("block", r -> r.cell.cell().block());
         col("cell", r -> r.cell.index());
@@ -179,8 +188,7 @@ public final class ResultsCsv {
             if (fresh) {
                 csv.printRecord(header());
             }
-            for (Repetition rep : cell.repetitions()) {
-                Row row = new Row(cell, rep, target, driver);
+            for (Row row : rows(cell, target, driver)) {
                 csv.printRecord(COLUMNS.values().stream().map(f -> format(f.apply(row))).toList());
             }
         } catch (IOException e) {
@@ -190,14 +198,14 @@ public final class ResultsCsv {
 
     /**
      * @param cells a result's cells, as {@link ResultsJson#cells} reads them
-     * @return a row per cell and repetition, the columns this CSV writes, computed from the cells; the run-wide
-     *         target and driver columns left "" (they are the run's, {@code RunResult.Knobs})
+     * @return a row per cell and repetition, the columns this CSV writes, computed from the cells as a run appends
+     *         them (each fork's own, {@link #rows(CellResult, String, String)}); the run-wide target and driver
+     *         columns left "" (they are the run's, {@code RunResult.Knobs})
      */
     static List<ResultRow> rows(List<CellResult> cells) {
         List<ResultRow> rows = new ArrayList<>();
         for (CellResult cell : cells) {
-            for (Repetition rep : cell.repetitions()) {
-                Row row = new Row(cell, rep, "", "");
+            for (Row row : rows(cell, "", "")) {
                 Map<String, String> columns = new LinkedHashMap<>();
                 COLUMNS.forEach((name, value) -> columns.put(name, String.valueOf(format(value.apply(row)))));
                 rows.add(new ResultRow(columns));

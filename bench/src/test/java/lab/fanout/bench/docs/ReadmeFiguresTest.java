@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +18,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import lab.fanout.bench.model.Stats;
+import lab.fanout.bench.model.TestCells;
+import lab.fanout.bench.model.TestCells.Rep;
+import lab.fanout.bench.report.Comparison;
+import lab.fanout.bench.report.ResultsJson;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
@@ -28,9 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The README's front-page figures against the committed results they come from: docs/front-page-figures.yaml names
- * each figure's text, results CSV, column and cells; the figure is computed anew from the CSV (per cell, the median
- * over forks of each fork's repetitions' median) and must read exactly as the README says, so that a table or a
- * finding cannot drift from its data.
+ * each figure's text, result (NAME.csv, read as its NAME.json), column and cells; the figure is computed anew as
+ * {@code ./lab compare} reads a cell (Comparison.cellMedians: per cell, the median over forks of each fork's
+ * repetitions' median) and must read exactly as the README says, so that a table or a finding cannot drift from its
+ * data, nor the README from compare. The overload preset's figures come from its overload.csv until overload is a
+ * kind of cell of the one result model.
  */
 class ReadmeFiguresTest {
 
@@ -47,9 +54,8 @@ class ReadmeFiguresTest {
     private static final Pattern K_OF_N = Pattern.compile("\\d+ of \\d+");
 
     private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\d])\\d+(?:,\\d{3})*(?:\\.\\d+)?");
-    private static final List<String> CELL = List.of("block", "strategy", "profile", "tomcat_threads_max",
-            "pool_max_total", "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms",
-            "offered_rate_req_per_s", "query");
+    /** An overload.csv's cell: OverloadCell's columns. */
+    private static final List<String> OVERLOAD_CELL = List.of("profile", "admission", "strategy", "shape");
 
     @Test
     void everyFigureReadsAsItsResultsGiveIt() throws IOException {
@@ -69,18 +75,21 @@ class ReadmeFiguresTest {
         assertThat(wrong).as("figures the README gets wrong").isEmpty();
     }
 
-    /** The check itself: a figure one off its CSV fails, with both readings. */
+    /** The check itself: a figure one off its results fails, with both readings. */
     @Test
-    void aFigureItsCsvDoesNotGiveIsFound(@TempDir Path dir) throws IOException {
-        Path csv = Files.writeString(dir.resolve("r.csv"), "block,strategy,profile,concurrency,fork,"
-                + "p99_ms,throughput_req_per_s\nq,a,virtual,10,1,,100\nq,a,virtual,10,1,,104\nq,a,virtual,10,2,,110\n"
-                + "q,a,virtual,10,3,,90\nq,b,virtual,10,1,,1500.4\nq,b,platform,10,1,,7\n");
+    void aFigureItsResultsDoNotGiveIsFound(@TempDir Path dir) {
+        // scopeFork on the virtual profile: fork medians 102, 110 and 90, so 102; reactive 1,500.4; reactive platform 7
+        TestCells.write(dir, "r", TestCells.cell("scopeFork", "virtual").rep(Rep.of(1, 100)).rep(Rep.of(1, 104))
+                        .rep(Rep.of(2, 110)).rep(Rep.of(3, 90)), TestCells.cell("reactive", "virtual").forks(1500.4),
+                TestCells.cell("reactive", "platform").forks(7));
+        Path csv = dir.resolve("r.csv");   // a claim names NAME.csv; its NAME.json is read
+        moveUp(dir, "r");
         Claim range = new Claim("102–1,500 req/s", "r.csv", "throughput_req_per_s",
                 Map.of("profile", List.of("virtual")));
         assertThat(render(range, List.of(csv))).isEqualTo("102–1,500 req/s");
         assertThat(render(new Claim("101–1,500 req/s", "r.csv", "throughput_req_per_s",
                 Map.of("profile", List.of("virtual"))), List.of(csv))).isEqualTo("102–1,500 req/s");
-        assertThat(render(new Claim("b 7.0", "r.csv", "throughput_req_per_s", Map.of("strategy", List.of("b"),
+        assertThat(render(new Claim("b 7.0", "r.csv", "throughput_req_per_s", Map.of("strategy", List.of("reactive"),
                 "profile", List.of("platform"))), List.of(csv))).isEqualTo("b 7.0");
     }
 
@@ -97,15 +106,23 @@ class ReadmeFiguresTest {
 
     /** Runs of one matrix join fork by fork: fork 1 of one and fork 1 of the other are two samples, not one. */
     @Test
-    void forksOfSeveralRunsJoin(@TempDir Path dir) throws IOException {
-        String header = "block,strategy,profile,concurrency,fork,p99_ms,throughput_req_per_s\n";
-        Path a = Files.writeString(dir.resolve("a.csv"), header + "q,a,virtual,10,1,,100\nq,a,virtual,10,2,,110\n");
-        // a later run with a column the first lacks (empty here): still the same cell
-        Path b = Files.writeString(dir.resolve("b.csv"), header.replace("\n", ",orders_store\n")
-                + "q,a,virtual,10,1,,130,\n");
+    void forksOfSeveralRunsJoin(@TempDir Path dir) {
+        TestCells.write(dir, "a", TestCells.cell("scopeFork", "virtual").forks(100, 110));
+        TestCells.write(dir, "b", TestCells.cell("scopeFork", "virtual").forks(130));
+        moveUp(dir, "a");
+        moveUp(dir, "b");
         Claim claim = new Claim("x 0 req/s", "a.csv b.csv", "throughput_req_per_s", Map.of());
         // the median of 100, 110 and 130; keyed by fork alone, forks 1 pool (100, 130 → 115): 112.5, "x 113 req/s"
-        assertThat(render(claim, List.of(a, b))).isEqualTo("x 110 req/s");
+        assertThat(render(claim, List.of(dir.resolve("a.csv"), dir.resolve("b.csv")))).isEqualTo("x 110 req/s");
+    }
+
+    /** Makes {@code dir/name/results.json} the committed form {@code dir/name.json}. */
+    private static void moveUp(Path dir, String name) {
+        try {
+            Files.move(dir.resolve(name).resolve(ResultsJson.FILE), dir.resolve(name + ".json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static List<Claim> claims(Path yaml) throws IOException {
@@ -113,35 +130,23 @@ class ReadmeFiguresTest {
     }
 
     /**
-     * @param csvs the claim's results CSVs: runs of one matrix, whose forks join (a fork is its file and number)
-     * @return the claim's text with its number or range replaced by what the CSVs give, at the text's decimals
+     * @param csvs the claim's results: runs of one matrix, whose forks join (a fork is its run and number), read as
+     *             {@code ./lab compare} reads them (their NAME.json, {@link Comparison#cellMedians}); or the overload
+     *             preset's overload.csv, not yet a kind of cell of the one result model
+     * @return the claim's text with its number or range replaced by what the results give, at the text's decimals
      * @throws IllegalArgumentException when no row matches, or the text holds no number
      */
     static String render(Claim claim, List<Path> csvs) {
         if (claim.count() != null) {
             return renderCount(claim, csvs);
         }
-        Map<String, List<Double>> cells = new LinkedHashMap<>();
-        Map<String, Map<String, List<Double>>> forks = new LinkedHashMap<>();
-        for (Path csv : csvs) {
-            for (CSVRecord row : rows(csv)) {
-                if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
-                    // a column a CSV lacks reads "", as in ./lab compare: runs before and after a new column join
-                    String cell = CELL.stream().map(k -> row.isMapped(k) ? row.get(k) : "")
-                            .collect(Collectors.joining("|"));
-                    forks.computeIfAbsent(cell, k -> new LinkedHashMap<>())
-                            .computeIfAbsent(csv + "#" + (row.isMapped("fork") ? row.get("fork") : "1"),
-                                    k -> new ArrayList<>())
-                            .add(Double.parseDouble(row.get(claim.column())));
-                }
-            }
-        }
-        if (forks.isEmpty()) {
+        Collection<Double> cells = Files.isRegularFile(ResultsJson.beside(csvs.getFirst()))
+                ? Comparison.cellMedians(csvs, claim.column(), row -> matches(row, claim.where())).values()
+                : overloadMedians(claim, csvs);
+        if (cells.isEmpty()) {
             throw new IllegalArgumentException(claim.csv() + ": no row matches " + claim.where());
         }
-        forks.forEach((cell, samples) -> cells.put(cell, List.of(Stats.median(samples.values().stream()
-                .map(Stats::median).toList()))));
-        List<Double> medians = cells.values().stream().map(v -> v.get(0)).sorted().toList();
+        List<Double> medians = cells.stream().sorted().toList();
         Matcher m = NUMBER.matcher(claim.text());
         if (!m.find()) {
             throw new IllegalArgumentException("'" + claim.text() + "' holds no number");
@@ -153,6 +158,23 @@ class ReadmeFiguresTest {
         int end = claim.text().startsWith("–", m.end()) && NUMBER.matcher(claim.text()).region(m.end() + 1,
                 claim.text().length()).lookingAt() ? endOfRange(claim.text(), m.end() + 1) : m.end();
         return claim.text().substring(0, m.start()) + figure + claim.text().substring(end);
+    }
+
+    /** @return per overload cell (its strategy, profile and knobs), the median over forks of the column */
+    private static Collection<Double> overloadMedians(Claim claim, List<Path> csvs) {
+        Map<String, Map<String, List<Double>>> forks = new LinkedHashMap<>();
+        for (Path csv : csvs) {
+            for (Map<String, String> row : rows(csv)) {
+                if (matches(row, claim.where()) && !row.get(claim.column()).isEmpty()) {
+                    String cell = OVERLOAD_CELL.stream().map(row::get).collect(Collectors.joining("|"));
+                    forks.computeIfAbsent(cell, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(csv + "#" + row.get("fork"), k -> new ArrayList<>())
+                            .add(Double.parseDouble(row.get(claim.column())));
+                }
+            }
+        }
+        return forks.values().stream().map(samples -> Stats.median(samples.values().stream().map(Stats::median)
+                .toList())).toList();
     }
 
     /** @return the claim's text with its "k of n" replaced by what the CSVs give */
@@ -171,10 +193,11 @@ class ReadmeFiguresTest {
         return claim.text().substring(0, m.start()) + k + " of " + values.size() + claim.text().substring(m.end());
     }
 
-    /** @return a results CSV's rows: ./lab bench's results.csv or the overload preset's overload.csv */
-    private static List<CSVRecord> rows(Path csv) {
+    /** @return the overload preset's overload.csv's rows, column name to value */
+    private static List<Map<String, String>> rows(Path csv) {
         try (var in = Files.newBufferedReader(csv)) {
-            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).getRecords();
+            return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(in).stream()
+                    .map(CSVRecord::toMap).toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + csv, e);
         }
@@ -186,8 +209,8 @@ class ReadmeFiguresTest {
         return m.end();
     }
 
-    private static boolean matches(CSVRecord row, Map<String, List<String>> where) {
-        return where.entrySet().stream().allMatch(w -> row.isMapped(w.getKey())
+    private static boolean matches(Map<String, String> row, Map<String, List<String>> where) {
+        return where.entrySet().stream().allMatch(w -> row.containsKey(w.getKey())
                 && w.getValue().stream().map(String::valueOf).anyMatch(row.get(w.getKey())::equals));
     }
 
