@@ -64,8 +64,8 @@ final class ReactiveAdmissionFilter implements WebFilter {
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
             Map<String, Object> problem = Refusal.problem(status.value(),
-                    Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
-                            "inFlight", admission.inFlight()));
+                    Refusal.atLimit(limit, retryAfterSeconds), new java.util.LinkedHashMap<>(Map.of("limit", limit)));
+            problem.put("inFlight", admission.inFlight());
             return observeRoute(exchange).then(Mono.defer(() -> overloaded(exchange.getResponse(), problem)));
         }
         return chain.filter(exchange).doFinally(signal -> {

@@ -78,13 +78,13 @@ final class AdmissionFilter extends OncePerRequestFilter {
             overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms to run (for a"
                     + " request thread or a carrier), past its deadline of " + deadline.toMillis() + " ms, and was"
                     + " not started",
-                    Map.of("queuedMs", queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
+                    ordered("queuedMs", queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
             return;
         }
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            overloaded(request, response, Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
+            overloaded(request, response, Refusal.atLimit(limit, retryAfterSeconds), ordered("limit", limit,
                     "inFlight", admission.inFlight()));
             return;
         }
@@ -109,6 +109,14 @@ final class AdmissionFilter extends OncePerRequestFilter {
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
         response.getWriter().write(json.writeValueAsString(Refusal.problem(status, detail, properties)));
+    }
+
+    /** Two members in this order (Map.of's order changes from one JVM run to the next). */
+    private static Map<String, Object> ordered(String name, Object value, String otherName, Object otherValue) {
+        Map<String, Object> members = new java.util.LinkedHashMap<>();
+        members.put(name, value);
+        members.put(otherName, otherValue);
+        return members;
     }
 
     /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */
