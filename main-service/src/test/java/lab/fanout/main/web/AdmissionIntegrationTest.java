@@ -49,6 +49,9 @@ import static org.awaitility.Awaitility.await;
  * CLIENT_ERROR, as the admitted requests do under it: Spring MVC never matches a refused request, and without the
  * filter naming the route its {@code uri} read {@code UNKNOWN}, outside every dashboard panel that selects
  * {@code /backoffice/}.
+ * <p>
+ * A refusal's body is compared whole, as a string: the members in problem+json order (type, title, status, detail,
+ * then why), no {@code instance}, no nulls, whichever server writes it.
  */
 @ActiveProfiles("virtual")
 @TestPropertySource(properties = {"fanout.admission.max-in-flight=" + AdmissionIntegrationTest.LIMIT,
@@ -98,6 +101,10 @@ class AdmissionIntegrationTest extends FanoutIntegrationTest {
             assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
             assertThat(answer).bodyJson().extractingPath("$.limit").isEqualTo(LIMIT);
             assertThat(answer).bodyJson().extractingPath("$.inFlight").as("in flight when refused").isEqualTo(LIMIT);
+            assertThat(answer.body()).as("the refusal's body, member for member in problem+json order").isEqualTo(
+                    "{\"type\":\"" + PROBLEMS + "overloaded\",\"title\":\"Overloaded\",\"status\":429,"
+                            + "\"detail\":\"main-service holds " + LIMIT + " requests in flight at most and is at"
+                            + " that limit; retry after 1 s\",\"limit\":" + LIMIT + ",\"inFlight\":" + LIMIT + "}");
         }
         for (CompletableFuture<Answer> answer : admitted) {
             assertThat(answer.join()).hasStatusOk();

@@ -2,6 +2,7 @@ package lab.fanout.main.web;
 
 import java.util.List;
 
+import com.jayway.jsonpath.JsonPath;
 import lab.fanout.main.client.Downstream;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,12 @@ class QueuedPastDeadlineIntegrationTest extends FanoutIntegrationTest {
             assertThat(answer).bodyJson().extractingPath("$.type").isEqualTo(PROBLEMS + "overloaded");
             assertThat(answer).bodyJson().extractingPath("$.queuedMs").asNumber().satisfies(
                     queued -> assertThat(queued.longValue()).isGreaterThan(DEADLINE_MS));
+            long queuedMs = JsonPath.parse(answer.body()).read("$.queuedMs", Long.class);
+            assertThat(answer.body()).as("the refusal's body, member for member in problem+json order").isEqualTo(
+                    "{\"type\":\"" + PROBLEMS + "overloaded\",\"title\":\"Overloaded\",\"status\":503,"
+                            + "\"detail\":\"The request waited " + queuedMs + " ms to run (for a request thread or a"
+                            + " carrier), past its deadline of " + DEADLINE_MS + " ms, and was not started\","
+                            + "\"queuedMs\":" + queuedMs + ",\"deadlineMs\":" + DEADLINE_MS + "}");
         }
         for (Downstream downstream : Downstream.values()) {
             server(downstream).verify(exactly(2 * THREADS), getRequestedFor(urlPathEqualTo(path(downstream))));

@@ -2,12 +2,12 @@ package lab.fanout.main.server.reactive;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 import lab.fanout.main.admission.Admission;
 import lab.fanout.main.admission.Refusal;
+import lab.fanout.main.server.FanoutProblems;
 import lab.fanout.main.web.Backoffice;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
@@ -63,10 +63,8 @@ final class ReactiveAdmissionFilter implements WebFilter {
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            Map<String, Object> problem = Refusal.problem(status.value(),
-                    Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
-                            "inFlight", admission.inFlight()));
-            return observeRoute(exchange).then(Mono.defer(() -> overloaded(exchange.getResponse(), problem)));
+            Refusal refusal = Refusal.atLimit(status.value(), limit, admission.inFlight(), retryAfterSeconds);
+            return observeRoute(exchange).then(Mono.defer(() -> overloaded(exchange.getResponse(), refusal)));
         }
         return chain.filter(exchange).doFinally(signal -> {
             HttpStatusCode answered = exchange.getResponse().getStatusCode();
@@ -74,12 +72,12 @@ final class ReactiveAdmissionFilter implements WebFilter {
         });
     }
 
-    private Mono<Void> overloaded(ServerHttpResponse response, Map<String, Object> problem) {
+    private Mono<Void> overloaded(ServerHttpResponse response, Refusal refusal) {
         response.setStatusCode(status);
         response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        byte[] body = json.writeValueAsString(problem).getBytes(StandardCharsets.UTF_8);
-        return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+        String body = json.writeValueAsString(FanoutProblems.members(FanoutProblems.refusal(refusal)));
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(body.getBytes(StandardCharsets.UTF_8))));
     }
 
     /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */

@@ -2,7 +2,6 @@ package lab.fanout.main.server.servlet;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +16,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import lab.fanout.main.admission.Admission;
 import lab.fanout.main.admission.Refusal;
+import lab.fanout.main.server.FanoutProblems;
 import tools.jackson.databind.ObjectMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -75,17 +75,14 @@ final class AdmissionFilter extends OncePerRequestFilter {
         queuedAt.ifPresent(at -> admission.queued(queuedNanos));
         if (queuedNanos > deadline.toNanos() && admission.limit().isPresent()) {   // mode off: the baseline, no shedding
             admission.expired();
-            overloaded(request, response, "The request waited " + queuedNanos / 1_000_000 + " ms to run (for a"
-                    + " request thread or a carrier), past its deadline of " + deadline.toMillis() + " ms, and was"
-                    + " not started",
-                    Map.of("queuedMs", queuedNanos / 1_000_000, "deadlineMs", deadline.toMillis()));
+            overloaded(request, response, Refusal.queuedPastDeadline(status, queuedNanos / 1_000_000,
+                    deadline.toMillis()));
             return;
         }
         Optional<Admission.Ticket> ticket = admission.tryAdmit();
         if (ticket.isEmpty()) {
             int limit = admission.limit().orElseThrow();   // mode off admits every request
-            overloaded(request, response, Refusal.atLimit(limit, retryAfterSeconds), Map.of("limit", limit,
-                    "inFlight", admission.inFlight()));
+            overloaded(request, response, Refusal.atLimit(status, limit, admission.inFlight(), retryAfterSeconds));
             return;
         }
         try {
@@ -101,14 +98,14 @@ final class AdmissionFilter extends OncePerRequestFilter {
         }
     }
 
-    private void overloaded(HttpServletRequest request, HttpServletResponse response, String detail,
-                            Map<String, Object> properties) throws IOException {
+    private void overloaded(HttpServletRequest request, HttpServletResponse response, Refusal refusal)
+            throws IOException {
         observeRoute(request);
         response.setStatus(status);
         response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(json.writeValueAsString(Refusal.problem(status, detail, properties)));
+        response.getWriter().write(json.writeValueAsString(FanoutProblems.members(FanoutProblems.refusal(refusal))));
     }
 
     /** Sets the route template of the request's handler, if any, on its {@code http.server.requests} observation. */
