@@ -56,8 +56,7 @@ class ReactiveHttpClientConfig {
      * the exchanges still running ({@link CancellableConnector}).
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnProperty(name = "fanout.reactive.client", havingValue = FanoutProperties.Reactive.HTTPCLIENT5,
-            matchIfMissing = true)
+    @ConditionalOnProperty(name = "fanout.reactive.client", havingValue = FanoutProperties.Reactive.HTTPCLIENT5)
     static class HttpClient5 {
 
         /**

@@ -16,7 +16,7 @@ import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 
 /**
- * The reactive strategy's client with {@code fanout.reactive.client=reactor-netty}: Reactor Netty's
+ * The reactive strategy's client with {@code fanout.reactive.client=reactor-netty} (the default): Reactor Netty's
  * {@link HttpClient} (the one {@code WebClient} uses by default) under the same {@code WebClient}
  * ({@link ReactiveHttpClientConfig}), with the same knobs as HttpClient 5's async client:
  * {@code fanout.pool.max-per-route}, {@code fanout.pool.acquire-timeout}, {@code fanout.connect-timeout},
@@ -31,7 +31,8 @@ import org.springframework.http.client.reactive.ReactorClientHttpConnector;
  * HttpClient 5's socket timeout; like it, not capped at the request's deadline ({@code Mono.timeout} ends the request).
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "fanout.reactive.client", havingValue = FanoutProperties.Reactive.REACTOR_NETTY)
+@ConditionalOnProperty(name = "fanout.reactive.client", havingValue = FanoutProperties.Reactive.REACTOR_NETTY,
+        matchIfMissing = true)
 class ReactorNettyHttpClientConfig {
 
     private static final Log log = LogFactory.getLog(ReactorNettyHttpClientConfig.class);

@@ -113,15 +113,16 @@ public record FanoutProperties(@Valid @DefaultValue Downstreams downstreams,
      *               {@code HttpClient}, which runs the calls on Reactor Netty's event loops (under the {@code netty}
      *               profile the server's own), its pool {@code reactor_netty_connection_provider_*} with
      *               {@code name="downstream-reactive"}, at most {@code fanout.pool.max-per-route} connections to each
-     *               downstream; {@code fanout.pool.max-total} does not apply to it (default httpclient5). Anything
-     *               else stops the start, naming the valid values
+     *               downstream; {@code fanout.pool.max-total} does not apply to it (default reactor-netty on every server, as
+     *               WebClient ships and as measured faster: docs/strategies.md). Anything else stops the start, naming
+     *               the valid values
      * @throws IllegalArgumentException {@code client} neither of them (main-service does not start)
      */
-    public record Reactive(@DefaultValue(HTTPCLIENT5) String client) {
+    public record Reactive(@DefaultValue(REACTOR_NETTY) String client) {
 
-        /** Apache HttpClient 5's async client (the default). */
+        /** Apache HttpClient 5's async client. */
         public static final String HTTPCLIENT5 = "httpclient5";
-        /** Reactor Netty's HttpClient. */
+        /** Reactor Netty's HttpClient (the default). */
         public static final String REACTOR_NETTY = "reactor-netty";
         /** The values {@code fanout.reactive.client} takes, as written (case matters). */
         public static final List<String> CLIENTS = List.of(HTTPCLIENT5, REACTOR_NETTY);

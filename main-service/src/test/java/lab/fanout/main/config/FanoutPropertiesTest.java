@@ -28,10 +28,10 @@ class FanoutPropertiesTest {
     }
 
     @Test
-    void theReactiveClientIsHttpClient5UnlessSetToReactorNetty() {
-        assertThat(bind(Map.of()).reactive().client()).isEqualTo("httpclient5");
-        assertThat(bind(Map.of("fanout.reactive.client", "reactor-netty")).reactive().client())
-                .isEqualTo("reactor-netty");
+    void theReactiveClientIsReactorNettyUnlessSetToHttpClient5() {
+        assertThat(bind(Map.of()).reactive().client()).isEqualTo("reactor-netty");
+        assertThat(bind(Map.of("fanout.reactive.client", "httpclient5")).reactive().client())
+                .isEqualTo("httpclient5");
     }
 
     /** As written: {@code @ConditionalOnProperty}, which picks the client's beans, compares the text. */

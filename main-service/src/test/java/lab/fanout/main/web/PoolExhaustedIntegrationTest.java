@@ -45,7 +45,8 @@ import static org.awaitility.Awaitility.await;
  */
 @ActiveProfiles({"virtual", "shared"})
 @TestPropertySource(properties = {"fanout.pool.max-total=1", "fanout.pool.max-per-route=1",
-        "fanout.pool.acquire-timeout=100ms"})
+        "fanout.pool.acquire-timeout=100ms", "fanout.reactive.client=httpclient5"})   // Reactor Netty's pool:
+        // ReactorNettyClientIntegrationTest
 class PoolExhaustedIntegrationTest extends FanoutIntegrationTest {
 
     private static final int HOLD_MS = 2000;   // 20 x the acquire timeout: room for a busy machine

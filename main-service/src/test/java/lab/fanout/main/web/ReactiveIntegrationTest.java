@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * own observation convention type, and its own pool.
  */
 @ActiveProfiles("platform")
-@TestPropertySource(properties = {"server.tomcat.threads.max=2", "server.tomcat.threads.min-spare=2"})
+@TestPropertySource(properties = {"server.tomcat.threads.max=2", "server.tomcat.threads.min-spare=2",
+        "fanout.reactive.client=httpclient5"})   // the knob's other client: its async pool and I/O threads' meters
 class ReactiveIntegrationTest extends FanoutIntegrationTest {
 
     private static final int REQUEST_THREADS = 2;
