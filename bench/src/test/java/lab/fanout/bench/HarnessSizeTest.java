@@ -137,7 +137,10 @@ class HarnessSizeTest {
     // with-methods (+60)
     // 12,766 until the README's figures were read through compare's code (Comparison.cellMedians) and a cell's CSV
     // rows were each fork's own (CellResult.byFork), as a run writes them, not the pool of every fork's (+47)
-    static final int LIMIT = 12_813;
+    // 12,813 until a cell's partial answers at the deadline (ServerFigures.partialAnswers, its column and CSV
+    // field; issue 70 item 2), compare's two verdict columns as a record, not a string split on " | ", and the
+    // downstreams' heap ceiling that keeps four JVMs inside the RAM (+49)
+    static final int LIMIT = 12_862;
 
     @Test
     void theHarnessDoesNotGrow() throws IOException {

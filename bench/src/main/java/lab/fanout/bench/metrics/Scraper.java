@@ -202,7 +202,8 @@ public final class Scraper {
                 record(last);
                 return new ServerFigures(peaks[0], peaks[1], peaks[2], peaks[3], cpuSeconds(last, seconds), scrapes,
                         increase(last, "fanout_hedges_sent_total"), new Memory(peakRss, peakOsThreads, snapshot),
-                        increase(last, "jvm_threads_virtual_pinned_seconds_count"), peakDbPending, ordersSnapshot);
+                        increase(last, "jvm_threads_virtual_pinned_seconds_count"), peakDbPending, ordersSnapshot,
+                        increase(last, "fanout_answers_partial_total"));
             }
         }
 

@@ -211,6 +211,15 @@ public record CellResult(int index, Cell cell, Deployment deployment, Bound litt
                 : 100 * r.server().hedgesSent() / (r.run().ok() * calls));
     }
 
+    /**
+     * @return per repetition, its partial answers ({@code onDeadline=partial}: a 200 without some downstream's
+     *         catalogue) % of its 2xx answers: median and interval; n = 0 without the count
+     */
+    public Stats.Estimate partialAnswersPercent() {
+        return estimate(r -> r.server().partialAnswers() == null || r.run().ok() == 0 ? null
+                : 100 * r.server().partialAnswers() / r.run().ok());
+    }
+
     public SortedMap<String, Long> errors() {
         SortedMap<String, Long> all = new TreeMap<>();
         repetitions.forEach(r -> r.run().errors().forEach((k, v) -> all.merge(k, v, Long::sum)));

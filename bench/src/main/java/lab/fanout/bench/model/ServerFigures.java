@@ -27,10 +27,21 @@ package lab.fanout.bench.model;
  *                            memory store
  * @param ordersMemory        orders-service's mid-run snapshot (heap after GC, stacks, virtual threads), taken when it
  *                            runs with Native Memory Tracking (a block's {@code ordersJvmOptions}); else null
+ * @param partialAnswers      200s that lacked a downstream's catalogue at the deadline ({@code onDeadline=partial}:
+ *                            {@code fanout_answers_partial_total}'s increase), or null when a scrape failed or in a
+ *                            result from before 2026-12-07
  */
 public record ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
                             Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
-                            Double pinned, Double peakDbPending, Memory.Snapshot ordersMemory) {
+                            Double pinned, Double peakDbPending, Memory.Snapshot ordersMemory, Double partialAnswers) {
+
+    /** Figures of a run without a partial-answer count. */
+    public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,
+                         Double peakPoolPending, Double cpuSeconds, int scrapes, Double hedgesSent, Memory memory,
+                         Double pinned, Double peakDbPending, Memory.Snapshot ordersMemory) {
+        this(peakPlatformThreads, peakVirtualThreads, peakPoolLeased, peakPoolPending, cpuSeconds, scrapes, hedgesSent,
+                memory, pinned, peakDbPending, ordersMemory, null);
+    }
 
     /** Figures of a run without orders-service's memory. */
     public ServerFigures(Double peakPlatformThreads, Double peakVirtualThreads, Double peakPoolLeased,

@@ -31,7 +31,6 @@ import lab.fanout.bench.model.Tail;
  */
 public final class Comparison {
 
-    public static final double ALPHA = RankTest.ALPHA;
     /** The columns that say which cell a row of results.csv belongs to; a knob a cell has no value for reads "". */
     static final List<String> KEY = List.of("block", "strategy", "profile", "tomcat_threads_max", "pool_max_total",
             "db_pool", "orders_store", "jvm_options", "concurrency", "latency_ms", "offered_rate_req_per_s", "query");
@@ -159,30 +158,42 @@ public final class Comparison {
                 continue;   // a slow share outside a tail cell
             }
             String unfit = a.unfit() != null ? a.unfit() : b.unfit();
-            // verdict's "change | p" are two columns
-            List<String> verdict = unfit == null ? List.of(verdict(left, right).split(" \\| ", 2))
-                    : List.of("⚠ " + unfit, "no verdict");
-            md.row(List.of(cell, FIGURES.get(figure), summary(left), summary(right), verdict.get(0), verdict.get(1),
-                    unfit == null ? ratio(figure, bootstrap.ratio(a.runs().get(figure), b.runs().get(figure))) : ""));
+            Verdict verdict = unfit == null ? verdict(left, right) : new Verdict("⚠ " + unfit, "no verdict");
+            md.row(List.of(cell, FIGURES.get(figure), summary(left), summary(right), verdict.change(), verdict.p(),
+                    unfit == null ? ratio(figure, bootstrap.ratio(a.runs().get(figure), b.runs().get(figure)))
+                            : "no verdict"));
         }
     }
 
     /**
-     * @return {@code +4.2 % | 0.029} when significant ({@code from 0 to 189.8 | 0.007} when A's median is 0),
-     *         {@code ~ | 0.34} when not, or {@code ~ | needs ≥ k each} when the samples are too few for p to go below
-     *         {@link #ALPHA}
+     * A figure's two verdict columns.
+     *
+     * @param change B's median against A's, {@code +4.2 %} when significant ({@code from 0 to 189.8} when A's median
+     *               is 0), {@code ~} when not
+     * @param p      the rank test's two-sided p, {@code 0.029}, or why there is none ({@code too few: …})
      */
-    static String verdict(List<Double> a, List<Double> b) {
+    record Verdict(String change, String p) {
+    }
+
+    /**
+     * @return {@code +4.2 %, 0.029} when significant, {@code ~, 0.34} when not, or {@code ~, too few: … needs k + k}
+     *         when the samples are too few for p to go below {@link RankTest#ALPHA}
+     */
+    static Verdict verdict(List<Double> a, List<Double> b) {
         if (!RankTest.canReach(a.size(), b.size())) {
-            return "~ | too few: n = " + a.size() + " + " + b.size() + " cannot give p < " + ALPHA + ", needs "
-                    + RankTest.needed() + " + " + RankTest.needed();
+            return new Verdict("~", "too few: n = " + a.size() + " + " + b.size() + " cannot give p < "
+                    + RankTest.ALPHA + ", needs " + RankTest.needed() + " + " + RankTest.needed());
         }
         double p = RankTest.p(a, b);
-        if (p < ALPHA && Stats.median(a) == 0) {   // no ratio to 0 (a stall's 0 req/s): the change as a difference
-            return String.format(Locale.ROOT, "from 0 to %s | %.3f", Fmt.num(Stats.median(b), 1), p);
+        String pText = String.format(Locale.ROOT, "%.3f", p);
+        if (p >= RankTest.ALPHA) {
+            return new Verdict("~", pText);
+        }
+        if (Stats.median(a) == 0) {   // no ratio to 0 (a stall's 0 req/s): the change as a difference
+            return new Verdict("from 0 to " + Fmt.num(Stats.median(b), 1), pText);
         }
         double change = 100 * (Stats.median(b) - Stats.median(a)) / Stats.median(a);
-        return String.format(Locale.ROOT, p < ALPHA ? "%+.1f %% | %.3f" : "~ | %2$.3f", change, p);
+        return new Verdict(String.format(Locale.ROOT, "%+.1f %%", change), pText);
     }
 
     /** @return e.g. {@code 1.204 [1.151, 1.262] decided: B faster}; "no ratio" where A's median is 0 */

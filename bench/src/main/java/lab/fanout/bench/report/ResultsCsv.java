@@ -95,6 +95,7 @@ public final class ResultsCsv {
         col("slow_share_expected_hedged_pct", r -> r.cell.cell().tail().filter(Tail::hedged)
                 .map(t -> 100 * t.expectedSlowShareHedged()).orElse(null));
         col("hedges_sent", r -> r.rep.server().hedgesSent());
+        col("partial_answers", r -> r.rep.server().partialAnswers());
         col("bound_req_per_s", r -> r.cell.bound().requestsPerSecond());
         col("bound_limit", r -> r.cell.bound().limit());
         col("efficiency_pct", r -> 100 * r.cell.bound().efficiency(r.rep.run().throughput()));

@@ -72,6 +72,10 @@ public final class ResultsMarkdown {
             new Column("p50 / p99 / p99.9 (ms)", r -> latency(r, 50, 99, 99.9)),
             new Column("Hedges: extra calls %", r -> est(r, r.extraDownstreamLoadPercent(), 1)));
 
+    /** For cells that answer with what arrived at the deadline: 200s lacking a downstream, % of the 200s. */
+    private static final Column PARTIAL = new Column("Partial answers % (onDeadline=partial)",
+            r -> est(r, r.partialAnswersPercent(), 1));
+
     /** Native Memory Tracking's mid-run snapshot, for cells whose main-service runs with it. */
     private static final Column SNAPSHOT = new Column("Heap after GC · stacks committed / reserved (MiB) · live"
             + " virtual threads", r -> snapshot(r, Memory.Snapshot::heapAfterGcMiB, 1) + " · "
@@ -212,6 +216,9 @@ public final class ResultsMarkdown {
         varying.forEach(k -> columns.add(k.column));
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
             columns.addAll(2 + varying.size(), TAIL);
+        }
+        if (cells.stream().anyMatch(r -> r.cell().query().contains("onDeadline=partial"))) {
+            columns.add(2 + varying.size(), PARTIAL);
         }
         columns.addAll(FIGURES);
         if (cells.stream().anyMatch(r -> r.median(Repetition::loadSideBusyPercent) != null)) {

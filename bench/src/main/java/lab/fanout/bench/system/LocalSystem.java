@@ -35,6 +35,12 @@ public final class LocalSystem implements AutoCloseable {
     static final String EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError";
     /** The options every service gets, before any knob's ({@link #spawn}). */
     static final List<String> ALWAYS = List.of("--enable-preview", EXIT_ON_OOM);
+    /**
+     * The downstreams' heap ceiling, before any knob's (a later -Xmx wins). Without it each of the four JVMs may
+     * grow to a quarter of the RAM, together all of it: at 5,000 clients the kernel's OOM killer ended
+     * products-service (6 GB resident) mid-run. k8s/ gives a downstream 768 MiB (its heap 70 % of that).
+     */
+    static final List<String> DOWNSTREAM_HEAP = List.of("-Xmx1g");
     /** Names a service's management port in {@link Ports}' messages, e.g. "main-service management". */
     private static final String MANAGEMENT = " management";
     /** 120 s fits four JVMs starting at once on 2 quiet cores; a busy machine may need LAB_READY_TIMEOUT_SECONDS. */
@@ -451,6 +457,9 @@ public final class LocalSystem implements AutoCloseable {
         // answers nothing (docs/overload.md)
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(ALWAYS);
+        if (!service.equals(MAIN)) {
+            command.addAll(DOWNSTREAM_HEAP);
+        }
         command.addAll(spec.extraJvmArgs());
         if (service.equals(MAIN)) {
             command.addAll(spec.mainJvmArgs());

@@ -56,7 +56,7 @@ class MatrixFileTest {
     @Test
     void tailPresetCrossesWidthTailRateAndHedgingForTheThreeHedgingIdioms() {
         List<Cell> tail = MatrixFile.preset("tail").cells();
-        assertThat(tail).hasSize(54).allMatch(c -> c.tail().isPresent() && c.poolSize() == 1000)
+        assertThat(tail).hasSize(66).allMatch(c -> c.tail().isPresent() && c.poolSize() == 1000)
                 .extracting(Cell::strategy).containsOnly(Strategy.VIRTUAL_THREAD_PER_TASK, Strategy.SCOPE_FORK,
                         Strategy.REACTIVE);
         assertThat(tail).extracting(c -> c.tail().orElseThrow().label()).containsOnly("width=1 hedge=off",
@@ -65,6 +65,12 @@ class MatrixFileTest {
         assertThat(tail).extracting(c -> c.tail().orElseThrow().tailRate()).containsOnly(0.01, 0.05);
         // the three strategies of one query run one after the other
         assertThat(tail.get(0).query()).isEqualTo(tail.get(2).query()).isNotEqualTo(tail.get(3).query());
+        // degrading at the deadline (issue 70 item 2): unhedged, at the 100 ms hedge's time to answer
+        assertThat(tail).filteredOn(c -> c.query().contains("onDeadline=partial")).hasSize(12)
+                .allMatch(c -> !c.tail().orElseThrow().hedged() && c.block().equals("tail-partial"))
+                .extracting(Cell::jvmOptions).containsOnly(List.of("-Dfanout.deadline=150ms"));
+        assertThat(tail).filteredOn(c -> !c.query().contains("onDeadline")).extracting(Cell::jvmOptions)
+                .containsOnly(List.of());
     }
 
     @Test

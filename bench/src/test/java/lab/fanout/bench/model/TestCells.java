@@ -132,39 +132,46 @@ public final class TestCells {
      * @param slowPercent   a tail cell's answers past its slow threshold, %; null: none
      * @param loadSideBusy  the load side's busy share, %; null: the shared bed (no load side of its own)
      * @param mainCpuMs     main-service's CPU-ms per answer; null: not measured
+     * @param partialPercent the 2xx answers that were partial (onDeadline=partial), %; null: not counted
      */
     public record Rep(int fork, double reqPerS, double p99Ms, boolean settled, double errorShare, Double slowPercent,
-                      Double loadSideBusy, Double mainCpuMs) {
+                      Double loadSideBusy, Double mainCpuMs, Double partialPercent) {
 
         private static final double WINDOW_S = 1000;
 
         public static Rep of(int fork, double reqPerS) {
-            return new Rep(fork, reqPerS, 20, true, 0, null, null, null);
+            return new Rep(fork, reqPerS, 20, true, 0, null, null, null, null);
         }
 
         public Rep p99(double ms) {
-            return new Rep(fork, reqPerS, ms, settled, errorShare, slowPercent, loadSideBusy, mainCpuMs);
+            return new Rep(fork, reqPerS, ms, settled, errorShare, slowPercent, loadSideBusy, mainCpuMs,
+                    partialPercent);
         }
 
         /** @return this repetition with its warm-up stopped by the cap (its figures unsettled) */
         public Rep unsettled() {
-            return new Rep(fork, reqPerS, p99Ms, false, errorShare, slowPercent, loadSideBusy, mainCpuMs);
+            return new Rep(fork, reqPerS, p99Ms, false, errorShare, slowPercent, loadSideBusy, mainCpuMs,
+                    partialPercent);
         }
 
         public Rep errors(double share) {
-            return new Rep(fork, reqPerS, p99Ms, settled, share, slowPercent, loadSideBusy, mainCpuMs);
+            return new Rep(fork, reqPerS, p99Ms, settled, share, slowPercent, loadSideBusy, mainCpuMs, partialPercent);
         }
 
         public Rep slow(double percent) {
-            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, percent, loadSideBusy, mainCpuMs);
+            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, percent, loadSideBusy, mainCpuMs, partialPercent);
         }
 
         public Rep loadSideBusy(double percent) {
-            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, slowPercent, percent, mainCpuMs);
+            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, slowPercent, percent, mainCpuMs, partialPercent);
         }
 
         public Rep mainCpuMs(double ms) {
-            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, slowPercent, loadSideBusy, ms);
+            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, slowPercent, loadSideBusy, ms, partialPercent);
+        }
+
+        public Rep partial(double percent) {
+            return new Rep(fork, reqPerS, p99Ms, settled, errorShare, slowPercent, loadSideBusy, mainCpuMs, percent);
         }
 
         Repetition repetition(int index, Load load, Cell cell) {
@@ -186,8 +193,9 @@ public final class TestCells {
                     : new SchedulerFigures(1.0, loadSideBusy, null, null, null, null);
             Map<String, Double> cpu = mainCpuMs == null ? Map.of()
                     : Map.of(ServiceDefaults.MAIN, mainCpuMs * answered / 1000);
-            return new Repetition(index, load, run, new ServerFigures(null, null, null, null, null, 1), null, null, cpu,
-                    fork, settled, scheduler);
+            var server = new ServerFigures(null, null, null, null, null, 1, null, Memory.NONE, null, null, null,
+                    partialPercent == null ? null : (double) Math.round(ok * partialPercent / 100));
+            return new Repetition(index, load, run, server, null, null, cpu, fork, settled, scheduler);
         }
     }
 }

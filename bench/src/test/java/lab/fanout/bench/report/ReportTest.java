@@ -19,6 +19,8 @@ import lab.fanout.bench.model.RunResult;
 import lab.fanout.bench.model.ServerFigures;
 import lab.fanout.bench.model.Strategy;
 import lab.fanout.bench.model.TailTest;
+import lab.fanout.bench.model.TestCells;
+import lab.fanout.bench.model.TestCells.Rep;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -320,6 +322,23 @@ class ReportTest {
                         hedged -> assertThat(hedged).isCloseTo(100 * (1 - Math.pow(1 - 1e-4, 3)), within(1e-9)));
         // without a tail, no tail columns
         assertThat(ResultsMarkdown.render("t", List.of(), cells(), Map.of(), false)).doesNotContain("| Slow share");
+    }
+
+    /** Issue 70 item 2: a cell that degrades at the deadline shows its partial answers' share, the others none. */
+    @Test
+    void aCellThatDegradesAtTheDeadlineShowsItsPartialAnswersShare() {
+        String partial = "width=1&tailRate=0.01&tailMs=1000&onDeadline=partial";
+        List<CellResult> cells = List.of(
+                TestCells.cell("scopeFork", "virtual").block("tail-partial").clients(8).query(partial)
+                        .rep(Rep.of(1, 100).partial(2.5)).rep(Rep.of(1, 100).partial(3.5)).build(1),
+                TestCells.cell("scopeFork", "virtual").block("tail-partial").clients(8)
+                        .query("width=1&tailRate=0.01&tailMs=1000").rep(Rep.of(1, 100)).build(2));
+        String md = ResultsMarkdown.render("t", List.of(), cells, Map.of(), false);
+        assertThat(md).contains("| Query | Partial answers % (onDeadline=partial) | Slow share (95 % CI) |")
+                .contains("| " + partial + " | 3.0 (2.5–3.5) |")
+                .contains("| width=1&tailRate=0.01&tailMs=1000 | n/a |");
+        assertThat(ResultsMarkdown.render("t", List.of(), cells.subList(1, 2), Map.of(), false))
+                .doesNotContain("Partial answers");
     }
 
     @Test

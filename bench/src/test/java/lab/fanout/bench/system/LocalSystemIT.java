@@ -48,8 +48,13 @@ class LocalSystemIT {
             assertThat(info.jvmInputArguments()).contains("--enable-preview", commonPool, carriers);
             assertThat(info.garbageCollectors()).isNotEmpty();
             assertThat(info.maxHeapBytes()).isPositive();
-            assertThat(ServiceInfo.fetch(system.managementUrl("orders-service")).jvmInputArguments())
-                    .contains("--enable-preview").doesNotContain(commonPool, carriers);
+            ServiceInfo orders = ServiceInfo.fetch(system.managementUrl("orders-service"));
+            assertThat(orders.jvmInputArguments()).contains("--enable-preview", "-Xmx1g")
+                    .doesNotContain(commonPool, carriers);
+            // a downstream's heap has a ceiling of its own (the four JVMs' defaults together are the whole RAM);
+            // main-service keeps the JVM's default
+            assertThat(orders.maxHeapBytes()).isLessThanOrEqualTo(1L << 30);
+            assertThat(info.jvmInputArguments()).doesNotContain("-Xmx1g");
             assertThat(Http.get(system.mainBaseUrl().resolve("/actuator/info"), Duration.ofSeconds(5))).isEmpty();
             URI uri = system.mainBaseUrl().resolve("/backoffice/api/v1/backoffice/orders?concurrency=scopeFork");
             HttpResponse<String> response = HttpClient.newHttpClient()

@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * latency per downstream that the adaptive hedge waits for ({@code fanout_calls_recent_latency_seconds{downstream,
  * quantile="0.95"}}), and where the calls' work buffers came from under {@code recycler=threadLocal|pool}
  * ({@code fanout_recycler_allocations_total{mode}} and {@code fanout_recycler_reuses_total{mode}}: one of the two per
- * call, {@code strategy.Recycler}).
+ * call, {@code strategy.Recycler}), and the answers {@code onDeadline=partial} gave without some downstream's
+ * catalogue ({@code fanout_answers_partial_total{strategy}}).
  */
 @Component
 public class FanoutCallMeters {
@@ -81,6 +82,18 @@ public class FanoutCallMeters {
     public void wasted(String strategy, String service) {
         counter("fanout.calls.wasted", "Downstream calls that finished after their request had been answered",
                 strategy, service).increment();
+    }
+
+    /**
+     * A 200 under {@code onDeadline=partial} that lacks at least one downstream's catalogue
+     * ({@code fanout_answers_partial_total{strategy}}): ./lab bench's partial share is its increase ÷ the answers.
+     *
+     * @param strategy the strategy that answered, e.g. {@code scopeFork}
+     */
+    public void partialAnswer(String strategy) {
+        Counter.builder("fanout.answers.partial")
+                .description("Answers (200) that lacked a downstream's catalogue at the deadline, onDeadline=partial")
+                .tag("strategy", strategy).register(registry).increment();
     }
 
     /** A call that answered, or a hedging loser at its cancellation (a lower bound of its latency). */

@@ -196,6 +196,11 @@ public final class FanoutCalls {
         deadline.answered();
     }
 
+    /** Counts a 200 that lacks some downstream's catalogue ({@code onDeadline=partial}). */
+    public void answeredPartially() {
+        client.meters().partialAnswer(strategy);
+    }
+
     /**
      * For a strategy whose own wait ran out: the answer was decided at the deadline, so calls cut by the deadline's
      * alarm at the same instant are wasted whichever fired first.

@@ -197,6 +197,7 @@ public class Backoffice {
         private ResponseEntity<List<OrderView>> answer(Fetched fetched, boolean virtual) {
             HttpHeaders headers = headers(virtual);
             if (!fetched.missing().isEmpty()) {
+                calls.answeredPartially();
                 headers.set(MISSING_HEADER, fetched.missing().stream().sorted().map(Downstream::timingName)
                         .collect(Collectors.joining(", ")));
             }

@@ -3,11 +3,13 @@ package lab.fanout.main.web;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import lab.fanout.main.strategy.StrategyName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
@@ -33,6 +35,9 @@ class PartialAtDeadlineIntegrationTest extends FanoutIntegrationTest {
     /** How soon after the answer the late call's connection must be back: far below the downstream's 10 s. */
     private static final Duration RELEASED_WITHIN = Duration.ofSeconds(1);
 
+    @Autowired
+    MeterRegistry registry;
+
     @AfterEach
     void leavesNoConnectionOrThreadBehind() {
         assertNothingLeftBehind();
@@ -45,11 +50,14 @@ class PartialAtDeadlineIntegrationTest extends FanoutIntegrationTest {
         serve(ORDERS, 0);
         serve(PRODUCTS, 0);
         serve(ACCOUNTS, SLOW_MS);
+        double partialBefore = partialAnswers(strategy);
 
         Answer answer = backoffice("concurrency=" + strategy + "&onDeadline=partial");
 
         assertThat(answer).hasStatusOk().hasHeader(Backoffice.STRATEGY_HEADER, strategy.toString())
                 .hasHeader(Backoffice.MISSING_HEADER, "accounts");
+        assertThat(partialAnswers(strategy) - partialBefore).as("fanout_answers_partial_total of " + strategy)
+                .isEqualTo(1);
         assertThat(answer).bodyJson().extractingPath("$.length()").isEqualTo(12);   // orders-service's catalogue
         assertThat(answer).bodyJson().extractingPath("$[*].account").asArray().as("no account arrived")
                 .hasSize(12).containsOnlyNulls();
@@ -88,10 +96,18 @@ class PartialAtDeadlineIntegrationTest extends FanoutIntegrationTest {
     @EnumSource(StrategyName.class)
     void answersAsWithoutItWhenEveryCallIsInTime(StrategyName strategy) {
         serveAll(0);
+        double partialBefore = partialAnswers(strategy);
 
         Answer answer = backoffice("concurrency=" + strategy + "&onDeadline=partial");
 
         assertThat(answer).hasStatusOk().doesNotContainHeader(Backoffice.MISSING_HEADER);
+        assertThat(partialAnswers(strategy)).as("a whole answer is not counted partial").isEqualTo(partialBefore);
         assertThat(answer).bodyJson().extractingPath("$[*].account").asArray().hasSize(12).doesNotContainNull();
+    }
+
+    /** @return {@code fanout_answers_partial_total{strategy}} now, 0 before its first partial answer */
+    private double partialAnswers(StrategyName strategy) {
+        Counter counter = registry.find("fanout.answers.partial").tag("strategy", strategy.toString()).counter();
+        return counter == null ? 0 : counter.count();
     }
 }
