@@ -15,9 +15,18 @@ import java.util.Locale;
  * @param dbPool      orders-service's JDBC pool as HikariCP runs it ({@code maximumPoolSize} at its
  *                    {@code /actuator/info}) when it serves from PostgreSQL; null for the memory store or unknown
  * @param boundedPool the bounded pool's threads ({@code fanout.bounded-pool.threads}); null if unknown
+ * @param reactiveClient the reactive strategy's client ({@code fanout.reactive.client}: {@code reactor-netty} or
+ *                    {@code httpclient5}); null where the run did not record it (runs before 2026-12-08)
  */
 public record Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
-                         int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool, Integer boundedPool) {
+                         int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool, Integer boundedPool,
+                         String reactiveClient) {
+
+    public Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
+                      int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool, Integer boundedPool) {
+        this(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs, jvm, dbPool,
+                boundedPool, null);
+    }
 
     public Deployment(String profile, boolean virtual, Integer tomcatThreads, int poolTotal, int poolPerRoute,
                       int parallelism, int cores, int latencyMs, Jvm jvm, Integer dbPool) {
@@ -34,7 +43,7 @@ public record Deployment(String profile, boolean virtual, Integer tomcatThreads,
     /** @return this deployment with orders-service's JDBC pool, null for the memory store */
     public Deployment withDbPool(Integer size) {
         return new Deployment(profile, virtual, tomcatThreads, poolTotal, poolPerRoute, parallelism, cores, latencyMs,
-                jvm, size, boundedPool);
+                jvm, size, boundedPool, reactiveClient);
     }
 
     /**

@@ -17,7 +17,7 @@ public enum Strategy {
     VIRTUAL_THREAD_PER_TASK("completableFutureWithVirtualTaskExecutor", Shape.PARALLEL, "virtual-thread executor",
             "newVirtualThreadPerTaskExecutor", "virtualThreadPerTask"),
     SCOPE_FORK("scopeFork", Shape.PARALLEL, "scopeFork", "StructuredTaskScope", "structured", "scope"),
-    REACTIVE("reactive", Shape.PARALLEL, "reactive", "WebClient (HttpClient 5 async)", "webclient"),
+    REACTIVE("reactive", Shape.PARALLEL, "reactive", "WebClient", "webclient"),
     BOUNDED_POOL("completableFutureWithBoundedPool", Shape.BOUNDED_POOL, "bounded pool",
             "ThreadPoolExecutor (bounded queue)", "boundedPool", "pool", "bulkhead");
 
@@ -81,6 +81,22 @@ public enum Strategy {
     /** The seed table's "Executor" column. */
     public String executorLabel() {
         return executorLabel;
+    }
+
+    /**
+     * @param reactiveClient the {@code fanout.reactive.client} main-service reported, null if the run did not record it
+     * @return the "Executor" column with reactive's client, e.g. {@code WebClient (Reactor Netty)}
+     */
+    public String executorLabel(String reactiveClient) {
+        if (this != REACTIVE) {
+            return executorLabel;
+        }
+        return executorLabel + switch (reactiveClient) {
+            case "reactor-netty" -> " (Reactor Netty)";
+            case "httpclient5" -> " (HttpClient 5 async)";
+            case null -> " (client not recorded)";
+            default -> " (" + reactiveClient + ")";
+        };
     }
 
     @Override

@@ -212,7 +212,7 @@ public final class ResultsMarkdown {
     private static List<Column> columns(List<CellResult> cells, List<Knob> varying) {
         List<Column> columns = new ArrayList<>(List.of(
                 new Column(STRATEGY, r -> r.cell().strategy().toString()),
-                new Column("Executor", r -> r.cell().strategy().executorLabel())));
+                new Column("Executor", r -> r.cell().strategy().executorLabel(r.deployment().reactiveClient()))));
         varying.forEach(k -> columns.add(k.column));
         if (cells.stream().anyMatch(r -> r.cell().tail().isPresent())) {
             columns.addAll(2 + varying.size(), TAIL);

@@ -35,13 +35,14 @@ import tools.jackson.databind.json.JsonMapper;
  * @param ordersStore           orders-service's store on PostgreSQL: {@code r2dbc} where {@code ordersDatabase.driver}
  *                              says so, else {@code postgres} (JDBC); null for the memory store
  * @param boundedPoolThreads    {@code fanout.bounded-pool.threads} (main-service only)
+ * @param reactiveClient        {@code fanout.reactive.client}, e.g. {@code reactor-netty} (main-service only)
  */
 public record ServiceInfo(boolean present, String profile, boolean virtualRequestThreads, Integer tomcatThreads,
                           Integer commonPoolParallelism, Integer carrierParallelism, Integer carrierMaxPoolSize,
                           Integer carrierMinRunnable, List<String> garbageCollectors, Long maxHeapBytes,
                           List<String> jvmInputArguments, int availableProcessors, boolean requestKnobs,
                           Integer poolMaxTotal, Integer poolMaxPerRoute, Integer latencyMs, Integer dbPoolSize,
-                          Integer boundedPoolThreads, String ordersStore) {
+                          Integer boundedPoolThreads, String ordersStore, String reactiveClient) {
 
     // an absent list binds as empty, an absent object as null (orEmpty makes it empty)
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -69,7 +70,10 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                            Long maxHeapBytes, List<String> jvmInputArguments) {
     }
 
-    private record Fanout(Pool pool) {
+    private record Fanout(Pool pool, Reactive reactive) {
+    }
+
+    private record Reactive(String client) {
     }
 
     private record Pool(Integer maxTotal, Integer maxPerRoute) {
@@ -91,7 +95,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
         Knobs reported = info.knobs();
         Knobs k = orEmpty(reported, Knobs.class);
         Runtime r = orEmpty(k.runtime(), Runtime.class);
-        Pool pool = orEmpty(orEmpty(k.fanout(), Fanout.class).pool(), Pool.class);
+        Fanout fanout = orEmpty(k.fanout(), Fanout.class);
+        Pool pool = orEmpty(fanout.pool(), Pool.class);
         Duration latency = orEmpty(k.downstream(), Downstream.class).latency();
         return new ServiceInfo(reported != null, r.profiles().isEmpty() ? "?" : r.profiles().getFirst(),
                 Boolean.TRUE.equals(r.virtualRequestThreads()), r.tomcatThreadsMax(), r.commonPoolParallelism(),
@@ -101,7 +106,8 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
                 pool.maxPerRoute(), latency == null ? null : (int) latency.toMillis(),
                 info.ordersDatabase() == null ? null : info.ordersDatabase().maximumPoolSize(),
                 orEmpty(k.boundedPool(), BoundedPool.class).threads(), info.ordersDatabase() == null ? null
-                        : "r2dbc".equals(info.ordersDatabase().driver()) ? "r2dbc" : "postgres");
+                        : "r2dbc".equals(info.ordersDatabase().driver()) ? "r2dbc" : "postgres",
+                orEmpty(fanout.reactive(), Reactive.class).client());
     }
 
     private static <T> T orEmpty(T part, Class<T> type) {
@@ -121,7 +127,7 @@ public record ServiceInfo(boolean present, String profile, boolean virtualReques
         Deployment.Jvm jvm = new Deployment.Jvm(carrierParallelism, carrierMaxPoolSize, carrierMinRunnable,
                 garbageCollectors, maxHeapBytes, jvmOptions());
         return new Deployment(profile, virtualRequestThreads, tomcatThreads, poolMaxTotal, poolMaxPerRoute,
-                commonPoolParallelism, availableProcessors, latencyMs, jvm, null, boundedPoolThreads);
+                commonPoolParallelism, availableProcessors, latencyMs, jvm, null, boundedPoolThreads, reactiveClient);
     }
 
     /** @return the input arguments other than those every service gets ({@code --enable-preview}, ...): a run's own */

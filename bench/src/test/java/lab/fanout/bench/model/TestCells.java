@@ -30,6 +30,7 @@ public final class TestCells {
     private String query = "";
     private Integer dbPool;
     private String ordersStore;
+    private String reactiveClient;
     private final List<Rep> reps = new ArrayList<>();
 
     private TestCells(Strategy strategy, String profile) {
@@ -62,6 +63,12 @@ public final class TestCells {
         return this;
     }
 
+    /** @param client the {@code fanout.reactive.client} main-service reports, e.g. reactor-netty */
+    public TestCells reactiveClient(String client) {
+        reactiveClient = client;
+        return this;
+    }
+
     /** @param store orders-service's driver: {@link Cell#JDBC} or {@link Cell#R2DBC} */
     public TestCells dbPool(int size, String store) {
         dbPool = size;
@@ -89,7 +96,7 @@ public final class TestCells {
                 .dbPool(dbPool).ordersStore(ordersStore).concurrency(clients).latencyMs(LATENCY_MS).query(query)
                 .repetitions(1).build();
         Deployment deployment = new Deployment(profile, "virtual".equals(profile), threads, POOL, POOL, 1, 2,
-                LATENCY_MS, Deployment.Jvm.UNKNOWN, dbPool);
+                LATENCY_MS, Deployment.Jvm.UNKNOWN, dbPool, null, reactiveClient);
         Load load = new Load(URI.create("http://127.0.0.1:1/x"), clients, null, 10, null, 20);
         List<Repetition> repetitions = new ArrayList<>();
         for (Rep rep : reps) {

@@ -341,6 +341,22 @@ class ReportTest {
                 .doesNotContain("Partial answers");
     }
 
+    /** The reactive strategy's client is main-service's to say: its default moved to Reactor Netty's on 2026-12-07. */
+    @Test
+    void aReactiveCellsExecutorNamesTheClientMainServiceReported() {
+        List<CellResult> cells = List.of(
+                TestCells.cell("reactive", "virtual").reactiveClient("reactor-netty").rep(Rep.of(1, 100)).build(1),
+                TestCells.cell("reactive", "virtual").clients(200).reactiveClient("httpclient5").rep(Rep.of(1, 100))
+                        .build(2),
+                TestCells.cell("reactive", "virtual").clients(300).rep(Rep.of(1, 100)).build(3),
+                TestCells.cell("scopeFork", "virtual").reactiveClient("reactor-netty").rep(Rep.of(1, 100)).build(4));
+        assertThat(ResultsMarkdown.render("t", List.of(), cells, Map.of(), false))
+                .contains("| reactive | WebClient (Reactor Netty) | 100 |")
+                .contains("| reactive | WebClient (HttpClient 5 async) | 200 |")
+                .contains("| reactive | WebClient (client not recorded) | 300 |")
+                .contains("| scopeFork | StructuredTaskScope | 100 |");
+    }
+
     @Test
     void aConcurrencySweepIsDrawnAgainstConcurrency(@TempDir Path dir) throws Exception {
         List<CellResult> sweep = List.of(result(1, 100, 48, 50), result(2, 100, 90, 100)).stream()

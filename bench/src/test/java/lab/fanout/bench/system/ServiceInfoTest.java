@@ -17,7 +17,7 @@ class ServiceInfoTest {
                                    "garbageCollectors": ["G1 Young Generation", "G1 Old Generation"],
                                    "maxHeapBytes": 2082471936, "jvmInputArguments": ["--enable-preview", "-Dx=1"]},
                        "fanout": {"pool": {"maxTotal": 500, "maxPerRoute": 500, "acquireTimeout": "PT5S"},
-                                  "deadline": "PT10S"},
+                                  "deadline": "PT10S", "reactive": {"client": "httpclient5"}},
                        "fanout.bounded-pool": {"threads": 50, "queue": 100, "retryAfter": "PT1S"},
                        "simulation": {"requestKnobs": false}}}""";
 
@@ -42,6 +42,8 @@ class ServiceInfoTest {
         assertThat(info.requestKnobs()).isFalse();
         assertThat(info.boundedPoolThreads()).isEqualTo(50);
         assertThat(info.deployment(200).boundedPool()).isEqualTo(50);
+        assertThat(info.reactiveClient()).isEqualTo("httpclient5");
+        assertThat(info.deployment(200).reactiveClient()).isEqualTo("httpclient5");
         assertThat(info.summary()).isEqualTo("profile=platform tomcatThreads=10 pool=500/500 commonPoolParallelism=1"
                 + " carrierParallelism=2 jvm=[-Dx=1]");
     }
